@@ -134,24 +134,69 @@ def _layout(self):
     return strided
 
 
-def new(self, *args, device=None):
+def new(self, *args, **kwargs):
     """The legacy constructor: ``x.new(2, 3)`` an uninitialized tensor of x's dtype, ``x.new(data)``
-    a tensor of ``data`` in x's dtype, ``x.new()`` an empty one."""
-    from ._creation import empty, tensor
-    from ._python_arg_parser import invalid_combination
-    if len(args) == 1 and isinstance(args[0], type(self)):
-        from ._tensor import _alias
-        return _alias(args[0].detach())
-    if not args:
-        return empty(0, dtype=self.dtype)
-    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
-        return empty(args, dtype=self.dtype)
-    if len(args) == 1 and isinstance(args[0], (tuple, list)) and all(
-            isinstance(a, int) and not isinstance(a, bool) for a in args[0]) and type(args[0]).__name__ == "Size":
-        return empty(tuple(args[0]), dtype=self.dtype)
-    if len(args) == 1:
-        return tensor(args[0], dtype=self.dtype)
-    raise invalid_combination("new", args, {})
+    a tensor of ``data`` (a sequence) in x's dtype, ``x.new()`` an empty one, ``x.new(y)`` y seen
+    through a new tensor (y of x's dtype). As ``torch.FloatTensor(...)`` for x's dtype, with
+    its errors (``x.new(1.5)``: data must be a sequence)."""
+    from ._tensor import _keep_empty_numpy_steps, _legacy_constructor_array, _wrap, device
+    from ._tensortype import _of_a_tensor
+    if len(args) == 1 and isinstance(args[0], type(self)) and not set(kwargs) - {"device"}:
+        if kwargs.get("device") is not None:
+            device(kwargs["device"])
+        return _of_a_tensor(self.dtype, args[0])
+    made = _wrap(_legacy_constructor_array(args, kwargs, self.dtype))
+    _keep_empty_numpy_steps(made, args)
+    return made
+
+
+def _size_given(size, keywords):
+    """The size of ``x.new_zeros(2, 3)``, ``x.new_zeros((2, 3))`` or ``x.new_zeros(size=(2, 3))``."""
+    if "size" in keywords:
+        return (keywords.pop("size"),)
+    return size
+
+
+def _new_filled(name):
+    """x.new_zeros / new_ones / new_empty: a tensor of x's dtype (unless ``dtype``), the device
+    (the CPU only), layout and pin_memory taken as PyTorch takes them."""
+    def method(self, *size, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False,
+               **keywords):
+        from ._ops import shape
+        from ._tensor import check_cpu_device
+        check_cpu_device(device)
+        return getattr(shape, name)(self, *_size_given(size, keywords), dtype=dtype,
+                                    requires_grad=requires_grad)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"A new tensor of ``size`` {_FILLED_WITH[name]}, of this tensor's dtype unless "
+                      "``dtype`` (no history; the device can only be the CPU).")
+    return method
+
+
+_FILLED_WITH = {"new_zeros": "filled with 0", "new_ones": "filled with 1",
+                "new_empty": "(PyTorch leaves its values unset; minigrad fills it with 0)"}
+
+
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False,
+             requires_grad=False):
+    """A new tensor of ``size`` filled with ``fill_value``, of this tensor's dtype unless ``dtype``
+    (no history; the device can only be the CPU)."""
+    from ._ops import shape
+    from ._tensor import check_cpu_device
+    check_cpu_device(device)
+    return shape.new_full(self, size, fill_value, dtype=dtype, requires_grad=requires_grad)
+
+
+def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    """A copy of ``data`` as a tensor of this tensor's dtype unless ``dtype`` (no history; the
+    device can only be the CPU)."""
+    from ._ops import shape
+    from ._tensor import check_cpu_device
+    check_cpu_device(device)
+    return shape.new_tensor(self, data, dtype=dtype, requires_grad=requires_grad)
+
+
+new_zeros, new_ones, new_empty = (_new_filled(name) for name in ("new_zeros", "new_ones", "new_empty"))
 
 
 def _volatile(self):
@@ -170,7 +215,8 @@ PROPERTIES = {
 
 METHODS = {name: globals()[name] for name in (
     "get_device", "adjoint", "short", "char", "byte", "data_ptr", "dim_order", "is_pinned", "pin_memory",
-    "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new")}
+    "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new", "new_zeros", "new_ones",
+    "new_empty", "new_full", "new_tensor")}
 
 
 def install(tensor_class):

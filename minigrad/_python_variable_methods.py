@@ -11,29 +11,123 @@ signature such as ``x.add_(2, y)`` with PyTorch's warning).
 """
 import functools
 import inspect
+import types
 
+import numpy as np
+
+from . import _dtype, _memory_format
 from ._python_arg_parser import _cheap_looks, _looks_right, deprecated_call
 from ._signatures import Signatures, _CHECKS
 
 # methods whose PyTorch signatures minigrad does not follow yet, with the reason
 NOT_PARSED = {
-    "type": "x.type(dtype) takes a type name (an 'object' parameter the parser cannot name)",
     "new": "the legacy constructor's storage and object parameters",
-    "to": "x.to(other tensor) and x.to(device, dtype) forms minigrad reads itself",
+    "to": "Tensor.to parses its own arguments (to_arguments), as it needs which signature fitted",
+}
+
+# methods PyTorch parses in tensor_new.cpp and python_variable_methods.cpp, not listed with the
+# others: their signatures
+MORE_SIGNATURES = {
+    "new_ones": ("tuple of ints size, *, torch.dtype dtype=None, torch.layout layout=None, "
+                 "torch.device device=None, bool pin_memory=False, bool requires_grad=False",),
+    "new_tensor": ("object data, *, torch.dtype dtype=None, torch.device device=None, "
+                   "bool requires_grad=False",),
+    "cpu": ("*, torch.memory_format memory_format=None",),
 }
 
 
 def method_signatures(name):
     """PyTorch's signatures of the method Tensor.<name>, None if not known."""
     from ._tensor_signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED
-    if name not in SIGNATURES or name in NOT_PARSED:
+    texts = SIGNATURES.get(name) or MORE_SIGNATURES.get(name)
+    if texts is None or name in NOT_PARSED:
         return None
-    texts = SIGNATURES[name]
     if any(_type_name(spec) not in _CHECKS
            for text in texts for spec in text.split(", ") if spec not in ("", "*")):
         return None
     return Signatures(name, *texts, numbers_as_tensors=name in NUMBERS_AS_TENSORS,
                       hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()))
+
+
+@functools.cache
+def _to_signatures():
+    from ._tensor_signature_table import SIGNATURES
+    return Signatures("to", *SIGNATURES["to"], numbers_as_tensors=True)
+
+
+# x.to(float): Python's number types stand for PyTorch's dtypes
+_PYTHON_TYPES = {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool_}
+
+
+def _number_dtype(number):
+    """The dtype of the tensor PyTorch's parser makes of a Python number given for a Tensor
+    (x.to(1.5) is x.to(torch.tensor(1.5, dtype=torch.float64)))."""
+    kind = np.asarray(number).dtype.kind
+    if kind == "c":                   # (minigrad has no complex dtypes: its own refusal)
+        from ._creation import tensor
+        return tensor(number).dtype
+    return {"b": _dtype.bool_, "f": _dtype.float64}.get(kind, _dtype.int64)
+
+
+def to_arguments(args, kwargs):
+    """(dtype or None, copy, memory_format) of a call ``x.to(*args, **kwargs)``, parsed as PyTorch
+    parses it (python_variable_methods.cpp's parse_to_conversion) against its three signatures:
+    (device, dtype, non_blocking, copy), (dtype, non_blocking, copy), (other tensor,
+    non_blocking, copy), each with a keyword-only memory_format. A number stands for a tensor
+    (``x.to(1.5)`` converts to float64); a device other than the CPU gets PyTorch's error."""
+    from ._tensor import Tensor, check_cpu_device
+    index, values = _to_signatures().parse(args, kwargs)
+    if index == 2:
+        other = values["tensor"]
+        dtype = other.dtype if isinstance(other, Tensor) else _number_dtype(other)
+    else:
+        dtype = _PYTHON_TYPES.get(values["dtype"], values["dtype"])
+        check_cpu_device(values.get("device"))
+    memory_format = values["memory_format"]
+    if memory_format is None:
+        memory_format = _memory_format.preserve_format
+    return dtype, values["copy"], memory_format
+
+
+_CUDA_LIBRARY_MISSING = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared "
+    "libraries: a CPU library and a CUDA library; this error has occurred because you are trying to "
+    "use some CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for "
+    "some reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any symbols from "
+    "the CUDA library! One common culprit is a lack of -Wl,--no-as-needed in your link arguments; "
+    "many dynamic linkers will delete dynamic library dependencies if you don't depend on any of "
+    "their symbols.  You can check if this has occurred by using ldd on your binary to see if there "
+    "is a dependency on *_cuda.so library.")
+
+
+def dtype_of_type(value):
+    """The dtype ``x.type(value)`` converts to (PyTorch: python_variable_methods.cpp's
+    THPVariable_type): a dtype, a typed-tensor class (``minigrad.LongTensor``) or its full name
+    (``'torch.LongTensor'``); ``Tensor`` and ``'torch.Tensor'`` mean the default dtype. Another
+    class is looked up by its name (as Python's C level names it: ``'float'``,
+    ``'numpy.float64'``), which no type has, so PyTorch's ValueError names it."""
+    if isinstance(value, _dtype.dtype):
+        return value
+    if isinstance(value, type):
+        from ._tensortype import tensortype
+        from ._tensor import Tensor
+        if isinstance(value, tensortype):
+            return value.dtype
+        if value is Tensor:
+            return _dtype.get_default_dtype()
+        heap_type = value.__flags__ & (1 << 9)      # (a class written in Python: its bare name)
+        value = value.__name__ if heap_type or value.__module__ == "builtins" else (
+            f"{value.__module__}.{value.__qualname__}")
+    elif not isinstance(value, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    if value.startswith("torch.cuda."):
+        raise RuntimeError(_CUDA_LIBRARY_MISSING)
+    if value == "torch.Tensor":
+        return _dtype.get_default_dtype()
+    for dtype in _dtype.ALL_DTYPES:
+        if value == "torch." + dtype.tensor_type_name:
+            return dtype
+    raise ValueError(f"invalid type: '{value}'")
 
 
 def _type_name(spec):
@@ -92,6 +186,39 @@ def without_arguments(method, name):
     return taking_no_arguments
 
 
+# methods PyTorch writes in Python (torch/_tensor.py): Python's own refusal of a wrong call names
+# them ``Tensor.X`` (their qualified name), however they are called
+# (resize and resize_as, installed later with resize_, and unflatten, a wrapper, are not renamed yet)
+WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve")
+
+# PyTorch's C methods that take nothing more and are not parsed (python_variable.cpp)
+MORE_NO_ARGUMENTS = ("detach", "detach_")
+
+
+def named_as_in_tensor_class(function, name):
+    """A copy of ``function`` whose qualified name is ``Tensor.<name>``, so that Python's message
+    for a wrong call reads as PyTorch's (the function itself may serve torch.X too)."""
+    copy = types.FunctionType(function.__code__.replace(co_name=name, co_qualname=f"Tensor.{name}"),
+                              function.__globals__, name, function.__defaults__, function.__closure__)
+    copy.__kwdefaults__, copy.__doc__, copy.__dict__ = function.__kwdefaults__, function.__doc__, dict(
+        function.__dict__)
+    copy.__qualname__ = f"Tensor.{name}"
+    return copy
+
+
+def _apply_taking_one(method):
+    """x.apply_(callable): a C method of one argument in PyTorch (its own message otherwise)."""
+    @functools.wraps(method)
+    def apply_(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError("TensorBase.apply_() takes no keyword arguments")
+        if len(args) != 1:
+            raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+        return method(self, args[0])
+    apply_.parsed_as_pytorch = "apply_"
+    return apply_
+
+
 def _class_attribute(cls, name):
     """``cls``'s own attribute ``name`` (found along its MRO, without calling descriptors), or
     None: what inspect.getattr_static gives for a plain class, at a small part of its cost."""
@@ -105,7 +232,7 @@ def install(tensor_class):
     """Wrap each method of ``tensor_class`` that PyTorch parses (called once, after every
     method is installed)."""
     from ._tensor_signature_table import SIGNATURES, NO_ARGUMENTS
-    for name in sorted(set(SIGNATURES) | NO_ARGUMENTS):
+    for name in sorted(set(SIGNATURES) | set(MORE_SIGNATURES) | NO_ARGUMENTS):
         method = _class_attribute(tensor_class, name)
         if not inspect.isfunction(method) or getattr(method, "parsed_as_pytorch", None) == name:
             continue          # (a property, a class's own attribute, or already wrapped)
@@ -115,3 +242,10 @@ def install(tensor_class):
         signatures = method_signatures(name)
         if signatures is not None:
             setattr(tensor_class, name, parsed_method(method, name, signatures))
+    for name in WRITTEN_IN_PYTHON:
+        method = _class_attribute(tensor_class, name)
+        if inspect.isfunction(method) and method.__qualname__ != f"Tensor.{name}":
+            setattr(tensor_class, name, named_as_in_tensor_class(method, name))
+    for name in MORE_NO_ARGUMENTS:
+        setattr(tensor_class, name, without_arguments(_class_attribute(tensor_class, name), name))
+    tensor_class.apply_ = _apply_taking_one(tensor_class.apply_)

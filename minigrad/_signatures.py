@@ -47,7 +47,7 @@ def _is_int_list(value):
 
 
 def _is_dtype(value):
-    return isinstance(value, _dtype.dtype) or value in (float, int, bool, complex)
+    return isinstance(value, _dtype.dtype) or any(value is t for t in (float, int, bool, complex))
 
 
 def _of_class(module, name):
@@ -73,6 +73,7 @@ _CHECKS = {
     "tuple of ints": _is_int_list,
     "tuple of floats": lambda v: isinstance(v, (tuple, list)) and all(_CHECKS["float"](x) for x in v),
     "ScalarType": lambda v: isinstance(v, _dtype.dtype),
+    "object": lambda v: True,           # (any value: the function itself reads it, as x.type does)
     "torch.dtype": _is_dtype,
     "str": lambda v: isinstance(v, str),
     "name": lambda v: isinstance(v, str),
@@ -80,7 +81,7 @@ _CHECKS = {
     "torch.Generator": _of_class(".random", "Generator"),
     "torch.layout": _of_class("._layout", "layout"),
     "torch.memory_format": _of_class("._memory_format", "memory_format"),
-    "torch.device": lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)
+    "torch.device": lambda v: isinstance(v, (str, int, np.integer)) and not isinstance(v, bool)
     or _of_class("._tensor", "device")(v),
 }
 

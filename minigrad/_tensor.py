@@ -14,6 +14,7 @@ operations, each forward next to its backward); the methods here only forward
 to it, so a learner looking for ``exp`` finds it in ``_ops/pointwise.py``.
 PyTorch's Tensor is in torch/_tensor.py (Python side) and C++.
 """
+import numbers
 import warnings
 
 import weakref
@@ -73,6 +74,20 @@ def _device_error(name):
                  "works the same (functional_call replaces its values).")
     # (what PyTorch says when a tensor or module is sent to a device it was built without)
     return RuntimeError(f"PyTorch is not linked with support for {kind} devices" + hint)
+
+
+def check_cpu_device(value):
+    """Nothing if ``value`` (a device, its name, an index, or None) is the CPU; PyTorch's error
+    otherwise (an index names an accelerator: PyTorch built for the CPU has none)."""
+    if value is None or isinstance(value, device):
+        return
+    if isinstance(value, (int, np.integer)):
+        raise RuntimeError("Device index must not be negative" if value < 0 else
+                           "Cannot access accelerator device when none is available.")
+    kind, colon, index = value.partition(":")
+    if kind != "cpu" or (colon and not index.isdigit()):     # ('cpu:0', 'cpu:1': the CPU)
+        raise _device_error(value)
+
 
 _DETACH_VIEW_ERROR = (
     "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
@@ -159,21 +174,29 @@ def _alias(tensor):
 
 
 def _legacy_constructor_error(args, kwargs, dtype):
-    """PyTorch's first line when ``Tensor(...)`` matches none of its forms."""
-    got = [type(a).__name__ for a in args] + [
-        f"{k}={'torch.dtype' if isinstance(v, _dtype.dtype) else type(v).__name__}"
-        for k, v in kwargs.items()]
+    """PyTorch's error when ``Tensor(...)`` matches none of its forms (its five signatures, each
+    with why it did not match)."""
+    from ._signatures import Signatures
+    from ._tensor_signature_table import SIGNATURES
+    message = Signatures("new", *SIGNATURES["new"])._invalid_combination(args, kwargs)
     name = "Tensor" if dtype is _dtype.float32 else dtype.tensor_type_name
     hint = (f"\nminigrad hint: {name}(data) always makes {dtype.name} tensors; use "
             "minigrad.tensor(data, dtype=..., requires_grad=...) to choose.") if kwargs else ""
-    return TypeError(f"new() received an invalid combination of arguments - got ({', '.join(got)}), "
-                     "but expected one of:" + hint)
+    return TypeError(message + hint)
 
 
 def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     """The array of ``Tensor(*args)``: sizes (``Tensor(2, 3)``), data (``Tensor([1, 2])``,
     always float32) or nothing (an empty float32 tensor), with PyTorch's errors. (``dtype``:
     LongTensor(...) and the others of _tensortype.py make their own dtype.)"""
+    if not args and ("size" in kwargs) != ("data" in kwargs):   # (Tensor(size=(2, 3)), data=[1])
+        kwargs = dict(kwargs)
+        if "data" in kwargs:
+            args = (kwargs.pop("data"),)
+        else:
+            size = kwargs.pop("size")
+            args = (Size(size),) if isinstance(size, (tuple, list)) and all(
+                isinstance(s, (int, np.integer)) for s in size) else (size,)
     if set(kwargs) - {"device"}:
         raise _legacy_constructor_error(args, kwargs, dtype)
     if kwargs.get("device") is not None:
@@ -188,7 +211,7 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
             if not is_int(size):
                 raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
                                 f"{position + 1} with error \"type must be tuple of ints,but got "
-                                f"{type(size).__name__}\"")
+                                f"{type_name(size)}\"")
         if any(size < 0 for size in sizes):
             raise RuntimeError(f"Trying to create tensor with negative dimension "
                                f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
@@ -196,9 +219,9 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     if len(args) > 1:
         raise _legacy_constructor_error(args, kwargs, dtype)
     if isinstance(first, str):
-        raise TypeError(f"new(): invalid data type '{type(first).__name__}'")
+        raise TypeError(f"new(): invalid data type '{type_name(first)}'")
     if not isinstance(first, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {type(first).__name__})")
+        raise TypeError(f"new(): data must be a sequence (got {type_name(first)})")
     if type(first) is np.ndarray and first.dtype == dtype.numpy_dtype:
         return first          # PyTorch's Tensor(array) shares an array of its dtype's memory
     return tensor_data_to_array(first, dtype)
@@ -781,23 +804,21 @@ class Tensor:
         return out
 
     def to(self, *args, **kwargs):
-        """Convert to another dtype (the device can only be 'cpu')."""
-        dtype = kwargs.get("dtype")
-        for arg in args:
-            if isinstance(arg, _dtype.dtype):
-                dtype = arg
-            elif isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif not isinstance(arg, (str, device, int)):     # e.g. numpy's float64 type
-                from ._python_arg_parser import invalid_combination
-                raise invalid_combination("to", args, kwargs)
-            else:
-                device(arg)       # 'cpu' is accepted, anything else explains itself
-        memory_format = kwargs.get("memory_format", _memory_format.preserve_format)
+        """Convert to another dtype (the device can only be 'cpu'): ``x.to(torch.float64)``,
+        ``x.to('cpu', torch.int32)``, ``x.to(other)`` (other's dtype), with ``copy=True`` for a
+        copy even when nothing changes, and a ``memory_format``."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):   # (the usual calls)
+            dtype, copy, memory_format = args[0], False, _memory_format.preserve_format
+        elif len(args) == 1 and not kwargs and (isinstance(args[0], device) or (
+                isinstance(args[0], str) and args[0] == "cpu")):
+            return self
+        else:
+            from ._python_variable_methods import to_arguments
+            dtype, copy, memory_format = to_arguments(args, kwargs)
         if dtype is None or dtype is self.dtype:
             # itself, unless a copy is asked for, or a layout other than the one it suggests
             # (a transposed matrix suggests row-major too, so .to(memory_format=...) keeps it)
-            if not kwargs.get("copy", False):
+            if not copy:
                 if memory_format is _memory_format.preserve_format:
                     return self
                 from ._ops.resize import _suggested_format
@@ -807,20 +828,15 @@ class Tensor:
             dtype = self.dtype
         return _kernel_writes("to", _ops_shape.to_dtype(self, dtype, memory_format), self)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False, *, memory_format=None):
         """Without an argument: the type name, e.g. ``'torch.FloatTensor'``; with a dtype, a
         class such as ``minigrad.LongTensor`` or its name: this tensor converted to it."""
         if dtype is None:
             return "torch." + self.dtype.tensor_type_name
-        if isinstance(getattr(dtype, "dtype", None), _dtype.dtype) and isinstance(dtype, type):
-            dtype = dtype.dtype                 # x.type(minigrad.LongTensor)
-        if isinstance(dtype, str):
-            name = dtype.split(".")[-1]
-            matches = [d for d in _dtype.ALL_DTYPES if d.tensor_type_name == name]
-            if not matches:
-                raise ValueError(f"invalid type: '{dtype}'")
-            dtype = matches[0]
-        return self.to(dtype)
+        from ._python_variable_methods import dtype_of_type
+        if memory_format is None:
+            return self.to(dtype_of_type(dtype))
+        return self.to(dtype_of_type(dtype), memory_format=memory_format)
 
     def double(self):
         """This tensor as float64 (``self.to(torch.float64)``). Gradient: converted back to the old dtype."""
@@ -846,7 +862,7 @@ class Tensor:
         """This tensor as bool (``self.to(torch.bool)``); no gradient."""
         return self.to(_dtype.bool_)
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
         """This tensor on the CPU: minigrad only has the CPU, so it is ``self``."""
         return self
 
@@ -876,7 +892,19 @@ class Tensor:
     # forms keep the tensor first, as PyTorch's next_functions show: 2 * x is mul(x, 2).
 
     def __pos__(self):
-        return self
+        """``+x``: x itself (``x.positive()``); refused for a bool tensor, as in PyTorch."""
+        return self.positive()
+
+    def __contains__(self, element):
+        """``element in x``: whether any element of x equals it (a number or a tensor)."""
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you passed in "
+                               f"a {type(element)}.")
+        return bool((element == self).any().item())
+
+    def __reversed__(self):
+        """``reversed(x)``: x flipped along its first dim (a 0-d tensor: itself)."""
+        return self if self._array.ndim == 0 else self.flip(0)
 
     def __abs__(self):
         return _ops_pointwise.abs(self)
@@ -1078,9 +1106,7 @@ def _install_methods():
     }
     for name, function in operators.items():
         # other operand types return NotImplemented, so Python raises its usual TypeError
-        if name != "__neg__":
-            function = pointwise.operator_method(function, reflected=name.startswith("__r"))
-        setattr(Tensor, name, function)
+        setattr(Tensor, name, function if name == "__neg__" else _operator(function, name))
     for name in inplace.METHODS:
         setattr(Tensor, name, getattr(inplace, name))
     for name, method in inplace_unary.METHODS.items():
@@ -1138,7 +1164,69 @@ def _install_methods():
     # every method PyTorch's argument parser reads is read by minigrad's (x.sum('a'): its TypeError)
     from . import _python_variable_methods
     _python_variable_methods.install(Tensor)
+    Tensor.__ipow__ = Tensor.pow_
+    for name in _BINARY_OPERATORS:         # (those not made operators above: x &= y, 2 << x, ...)
+        if not hasattr(getattr(Tensor, name), "operand_checked"):
+            setattr(Tensor, name, _operator(getattr(Tensor, name), name))
+    for name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+        setattr(Tensor, name, _comparison(getattr(Tensor, name), name))
     _make_read_only()
+
+
+_OPERANDS = (Tensor, float, int, bool, complex, np.generic, np.ndarray)
+
+# Python's operators of two operands, the forward, reflected (2 - x) and in-place (x -= 2) forms,
+# with the numpy function that computes the forward form when the other operand is an array
+_BINARY_OPERATORS = {
+    f"__{prefix}{name}__": (function, prefix == "")
+    for name, function in (("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
+                           ("truediv", np.true_divide), ("floordiv", np.floor_divide),
+                           ("mod", np.remainder), ("pow", np.power), ("matmul", np.matmul),
+                           ("and", np.bitwise_and), ("or", np.bitwise_or), ("xor", np.bitwise_xor),
+                           ("lshift", np.left_shift), ("rshift", np.right_shift))
+    for prefix in ("", "r", "i") if f"{prefix}{name}" != "imatmul"}     # (PyTorch has no x @= y)
+
+
+def _comparison(method, name):
+    """``method`` as PyTorch's comparison operator: a numpy array gets NotImplemented (so Python
+    raises "'<' not supported between instances of 'Tensor' and 'numpy.ndarray'", and ``x != array``
+    is ``not (x is array)``), but for ``==``, which compares with an array of numbers."""
+    def comparison(self, other):
+        if isinstance(other, np.ndarray) and (name != "__eq__" or other.dtype.kind == "O"):
+            return NotImplemented
+        return method(self, other)
+    comparison.__name__ = comparison.__qualname__ = name
+    comparison.__doc__ = method.__doc__
+    return comparison
+
+
+def _operator(method, name):
+    """``method`` as PyTorch's Python operator ``name``: an operand its argument parser refuses
+    (a str, a list, None, any TypeError on the way) gets NotImplemented, so Python tries the other
+    operand's operator and then raises its own TypeError ("unsupported operand type(s) for +=:
+    'Tensor' and 'list'"), as PyTorch's operators do; so does pow(x, 2, 3). A numpy array on the
+    right is left to numpy, which computes with the tensor's array (``x.numpy()``: refused for a
+    tensor that requires grad) and gives its result back as a tensor; x -= array rebinds x to it."""
+    by_numpy, forward = _BINARY_OPERATORS[name]
+
+    def operator(self, other, *modulo):
+        if modulo or not isinstance(other, _OPERANDS):
+            return NotImplemented
+        if isinstance(other, np.ndarray):
+            from ._creation import from_numpy
+            if forward:
+                return from_numpy(np.asarray(by_numpy(self.numpy(), other)))
+            if name == "__rtruediv__" and other.dtype.kind != "O":   # (numpy's array / x divides)
+                return from_numpy(np.asarray(np.true_divide(other, self.numpy())))
+            return NotImplemented
+        try:
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
+    operator.__name__ = operator.__qualname__ = name
+    operator.__doc__ = method.__doc__
+    operator.operand_checked = True
+    return operator
 
 
 def _install_more_pointwise_methods():

@@ -18,6 +18,7 @@ from . import result, batched_as
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching
 from .._dtype import cpp_name
+from .._type_names import type_name
 from .._warnings import stacklevel_outside_minigrad
 from .shape import select, _make_view
 from .._memory_format import with_pytorch_steps
@@ -43,11 +44,12 @@ def _numpy_index(item):
         return array.astype(np.int64) if isinstance(item, list) and array.dtype.kind == "f" else array
     if isinstance(item, bool):
         return np.asarray(item)
-    if isinstance(item, float):
+    if isinstance(item, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+    if not isinstance(item, (int, np.integer, np.bool_, slice, type(None), type(Ellipsis), tuple)):
+        # (a float, a dict, an object: PyTorch's message, not numpy's)
         raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                         "Variables are valid indices (got float)")
-    if isinstance(item, str):
-        raise TypeError("new(): invalid data type 'str'")
+                         f"Variables are valid indices (got {type_name(item)})")
     return item
 
 
@@ -237,6 +239,8 @@ def _whole(item, size):
 
 
 def _check_step(item):
+    if item.step == 0:               # (Python's own check of the slice comes first)
+        raise ValueError("slice step cannot be zero")
     if item.step is not None and item.step < 0:
         raise ValueError("step must be greater than zero")
 
@@ -680,19 +684,20 @@ def setitem(tensor, index, value, _index_tensors_given=None):
     shows up as ``CopySlices`` on the base; with lists, tensors or masks it is
     one ``index_put_`` (``IndexPutBackward0``).
     """
+    if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
+        # (PyTorch makes the value a tensor before it looks at the index)
+        kind = type(value)
+        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"can't assign a {kind} to a torch."
+                        f"{tensor.dtype.tensor_type_name}")
     if index is False:
-        return                      # PyTorch writes nothing, and checks nothing
+        return                      # PyTorch writes nothing, and checks nothing else
     if index is True:               # PyTorch writes through the view x.unsqueeze(0)
         return setitem(tensor.unsqueeze(0), Ellipsis, value)
     _check_zero_dim(tensor, index)
     items = _index_items(index)
     index_tensors = _index_tensors(items) if _index_tensors_given is None else _index_tensors_given
     items = _converted_items(tensor._array.shape, items)
-    if not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
-        kind = type(value)
-        kind = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-        raise TypeError(f"can't assign a {kind} to a minigrad."
-                        f"{tensor.dtype.tensor_type_name}")
     if all(_is_basic(i) for i in items):
         target = _basic_getitem(tensor, items, full_view=False)
         if not isinstance(value, Tensor):          # a number becomes a 0-d tensor first

@@ -84,29 +84,6 @@ def _remember_number(number, dtype):
     return array
 
 
-_OPERANDS = (Tensor, float, int, bool, np.generic, np.ndarray)     # (the usual ones first)
-
-
-def operator_method(function, reflected=False):
-    """``function`` as a Python operator (x + y): other operand types get NotImplemented.
-
-    Python then tries the other operand's own operator and finally raises its
-    usual TypeError ("unsupported operand type(s) for +: 'Tensor' and 'str'"),
-    exactly what PyTorch's operators lead to.
-    """
-    # PyTorch takes a numpy array on the right of a tensor (t * array) but not on the
-    # left (array * t), where numpy's own operator has already declined
-    operands = _OPERANDS if not reflected else tuple(t for t in _OPERANDS if t is not np.ndarray)
-
-    def operator(self, other):
-        if not isinstance(other, operands):
-            return NotImplemented
-        return function(self, other)
-    operator.__name__ = operator.__qualname__ = function.__name__
-    operator.__doc__ = function.__doc__
-    return operator
-
-
 def check_broadcasts_into(input, other):
     """``other`` must broadcast into ``input``'s shape, as for ``input.mul_(other)``: PyTorch's
     errors when they do not broadcast, or when the result would be larger than ``input``."""

@@ -60,9 +60,14 @@ def resize_(self, *sizes, memory_format=None, **size):
     return _resize(self, sizes, memory_format)
 
 
-def resize_as_(self, the_template, *extra, memory_format=None):
+_NO_TEMPLATE = object()
+
+
+def resize_as_(self, the_template=_NO_TEMPLATE, *extra, memory_format=None):
     """Give this tensor ``the_template``'s shape in place (as ``self.resize_(the_template.shape)``;
     ``memory_format=torch.preserve_format`` takes the template's layout too)."""
+    if the_template is _NO_TEMPLATE:          # (PyTorch's parser's words, not Python's)
+        raise TypeError('resize_as_() missing 1 required positional arguments: "the_template"')
     if extra:
         raise TypeError(f"resize_as_() takes 1 positional argument but {1 + len(extra)} were given")
     if not isinstance(the_template, Tensor):
@@ -302,5 +307,8 @@ class Resize(Function):
         """result = input.resize(sizes)   ->   grad_input = grad.contiguous().view(input.sizes())"""
         return grad_output.contiguous().view(ctx.input_sizes), None
 
+
+# (PyTorch writes these two in Python: Python's refusal of a wrong call names them Tensor.X)
+resize.__qualname__, resize_as.__qualname__ = "Tensor.resize", "Tensor.resize_as"
 
 METHODS = {"resize_": resize_, "resize_as_": resize_as_, "resize": resize, "resize_as": resize_as}
