@@ -139,15 +139,8 @@ def new(self, *args, **kwargs):
     a tensor of ``data`` (a sequence) in x's dtype, ``x.new()`` an empty one, ``x.new(y)`` y seen
     through a new tensor (y of x's dtype). As ``torch.FloatTensor(...)`` for x's dtype, with
     its errors (``x.new(1.5)``: data must be a sequence)."""
-    from ._tensor import _keep_empty_numpy_steps, _legacy_constructor_array, _wrap, device
-    from ._tensortype import _of_a_tensor
-    if len(args) == 1 and isinstance(args[0], type(self)) and not set(kwargs) - {"device"}:
-        if kwargs.get("device") is not None:
-            device(kwargs["device"])
-        return _of_a_tensor(self.dtype, args[0])
-    made = _wrap(_legacy_constructor_array(args, kwargs, self.dtype))
-    _keep_empty_numpy_steps(made, args)
-    return made
+    from ._tensortype import legacy_constructor
+    return legacy_constructor(self.dtype, args, kwargs)
 
 
 def _size_given(size, keywords):

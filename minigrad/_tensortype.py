@@ -16,17 +16,25 @@ from ._dtype import cpp_type_name
 from ._tensor import Tensor, _alias, _keep_empty_numpy_steps, _legacy_constructor_array, _wrap, device
 
 
+def legacy_constructor(dtype, args, kwargs):
+    """PyTorch's legacy constructor of ``dtype`` (``torch.FloatTensor(...)``, ``x.new(...)``):
+    ``(2, 3)`` an uninitialized tensor of that size, ``(data)`` a tensor of ``data`` (a
+    sequence), ``()`` an empty one, ``(y)`` the tensor y seen through a new tensor (y of that
+    dtype)."""
+    if len(args) == 1 and isinstance(args[0], Tensor) and not set(kwargs) - {"device"}:
+        if kwargs.get("device") is not None:
+            device(kwargs["device"])
+        return _of_a_tensor(dtype, args[0])
+    made = _wrap(_legacy_constructor_array(args, kwargs, dtype))
+    _keep_empty_numpy_steps(made, args)
+    return made
+
+
 class tensortype(type):
     """The type of FloatTensor, LongTensor, ...: calling one makes a tensor of its dtype."""
 
     def __call__(cls, *args, **kwargs):
-        if len(args) == 1 and isinstance(args[0], Tensor) and not set(kwargs) - {"device"}:
-            if kwargs.get("device") is not None:
-                device(kwargs["device"])
-            return _of_a_tensor(cls.dtype, args[0])
-        made = _wrap(_legacy_constructor_array(args, kwargs, cls.dtype))
-        _keep_empty_numpy_steps(made, args)
-        return made
+        return legacy_constructor(cls.dtype, args, kwargs)
 
     def __instancecheck__(cls, instance):
         return isinstance(instance, Tensor) and instance.dtype is cls.dtype
