@@ -204,6 +204,35 @@ def _warn_if_sizes_differ(input, target):
             stacklevel=stacklevel_outside_minigrad())
 
 
+def _regression_loss_start(input, target, size_average, reduce, reduction):
+    """The first steps of PyTorch's l1_loss, mse_loss and smooth_l1_loss, in its order: the
+    sizes compared (and the warning when they differ), the old flags turned into ``reduction``
+    (with their warning). Returns the reduction; the pair is broadcast next (_broadcast_pair)."""
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
+    _warn_if_sizes_differ(input, target)
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def _weighted_loss(losses, input, weight, reduction):
+    """PyTorch's Python steps for l1_loss's and mse_loss's ``weight``: each element's loss times
+    its weight (MulBackward0), then summed (SumBackward0) and, for 'mean', divided by the sum of
+    the weights (DivBackward0); the reduction is checked only at the end, as there."""
+    if weight.size() != input.size():           # (the input as given, before broadcasting)
+        raise ValueError("Weights and input must have the same size.")
+    weighted = losses * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
 def _broadcast_pair(input, target):
     """input and target broadcast against each other, as PyTorch's regression losses do first
     (torch.broadcast_tensors): the one that grows is expanded, so the graph shows an
@@ -234,19 +263,19 @@ def _loss_dtype(input, target, kernel):
     return dtype
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean of the squared differences between input and target.
 
     Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
+    With ``weight`` (input's size): each squared difference times its weight, then added up
+    ('sum'), or added up and divided by the weights' sum ('mean'), from ordinary operations.
     """
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
-    if size_average is not None or reduce is not None:
-        from ._soft_margin_loss import _legacy_reduction
-        reduction = _legacy_reduction(size_average, reduce)
-    _warn_if_sizes_differ(input, target)
-    input, target = _broadcast_pair(input, target)
+    reduction = _regression_loss_start(input, target, size_average, reduce, reduction)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted_loss((expanded_input - expanded_target).pow(2), input, weight, reduction)
+    input, target = expanded_input, expanded_target
     _check_reduction(reduction)
     diff = _difference_in(_loss_dtype(input, target, "mse_cpu"), input, target)
     value = _reduce(diff * diff, reduction)
@@ -1198,19 +1227,19 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's).
 
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
+    With ``weight`` (input's size): each absolute difference times its weight, then added up
+    ('sum'), or added up and divided by the weights' sum ('mean').
     """
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
-    if size_average is not None or reduce is not None:
-        from ._soft_margin_loss import _legacy_reduction
-        reduction = _legacy_reduction(size_average, reduce)
-    _warn_if_sizes_differ(input, target)
-    input, target = _broadcast_pair(input, target)
+    reduction = _regression_loss_start(input, target, size_average, reduce, reduction)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted_loss((expanded_input - expanded_target).abs(), input, weight, reduction)
+    input, target = expanded_input, expanded_target
     _check_reduction(reduction)
     distances = (input - target).abs()
     if reduction == "mean":
