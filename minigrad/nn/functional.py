@@ -907,6 +907,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             f"expected target dtype to be Long or Byte, but got {name}\n"
             "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
             "target.long()")
+    if logp.ndim == 2 and labels.ndim == 0:     # (an empty batch: PyTorch asks for the target's size)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if logp.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{labels.shape[0]}")
@@ -916,7 +918,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                            f"{list(target.shape)}")
     if logp.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
+    if logp.ndim <= 2:
+        _cross_entropy.check_weight(weight, logp.shape[-1], "")
     _check_floating_kernel(input, "nll_loss_out_frame")
+    if weight is not None and weight.dtype != input.dtype:      # (the kernel reads it as input's type)
+        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
+                           f"{scalar_type_name(weight.dtype)}")
     one_d = logp.ndim == 1
     if one_d:
         logp = logp.reshape(1, -1)
@@ -980,6 +987,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)         # (PyTorch's Python turns it into a number first)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor) and isinstance(weight, (Tensor, type(None)))
             and type(ignore_index) is int and isinstance(label_smoothing, NUMBER)):
         parse_as("cross_entropy_loss", input, target, weight, reduction_number(reduction), ignore_index,
@@ -993,16 +1001,19 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         logp = _log_softmax_result(input, class_dim, _pytorch_log_softmax_array)
     else:
         logp = _log_softmax_with_numpy(input, class_dim)
-    probabilities = target._array.dtype.kind == "f"        # (else class indices)
-    if probabilities and target._array.shape != input._array.shape:
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got "
-            f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
-            f"probabilities and must have the input's shape {list(input.shape)}, not "
-            f"{list(target.shape)}; class indices must be int64 (target.long())")
-    if probabilities:
+    # (class probabilities: a float target of the input's shape; else class indices, which
+    # nll_loss checks)
+    if target._array.dtype.kind == "f" and target._array.shape == input._array.shape:
         return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
-    return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    try:
+        return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    except RuntimeError as error:
+        if target._array.dtype.kind != "f" or not str(error).startswith("expected target dtype"):
+            raise
+        raise RuntimeError(         # (a float target of another shape than the input's)
+            f"{str(error).splitlines()[0]}\nminigrad hint: float targets are class probabilities and "
+            f"must have the input's shape {list(input.shape)}, not {list(target.shape)}; class "
+            "indices must be int64 (target.long())") from None
 
 
 def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
