@@ -1060,7 +1060,10 @@ def linear(input, weight=REQUIRED, bias=None, *more):
         return matmul(input, weight.t())
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
-    if not input.is_contiguous():       # PyTorch folds only contiguous input into one addmm
+    # PyTorch folds into one addmm only a contiguous input, with a contiguous bias of one dim
+    # once its sizes of 1 are left out
+    one_d_bias = bias.ndim == 1 or sum(size != 1 for size in bias.shape) == 1
+    if not (input.is_contiguous() and one_d_bias and bias.is_contiguous()):
         return matmul(input, weight.t()).add_(bias)
     rows = input.reshape(-1, input.shape[-1])
     out = addmm(bias, rows, weight.t())
