@@ -19,7 +19,7 @@ from .views import history_first
 from . import result
 from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, arguments_before_overlap,
                       refuse_reading_own_memory,
-                      check_inplace, overlaps_itself, _check_partial_overlap, _shares_memory_unversioned)
+                      check_inplace, overlaps_itself)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
@@ -115,19 +115,6 @@ def _check_put_arguments(input, index, source):
         raise IndexError("put_(): Tried to put elements into an empty tensor")
 
 
-def _refuse_put_from_itself(self, index, source):
-    """put_ reads index and source while it writes self: PyTorch refuses either over self's
-    memory (even the very same elements), after autograd's rules and the arguments' checks."""
-    sharing = [other for other in (index, source)
-               if other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)]
-    if not sharing:
-        return
-    check_inplace(self, overlap_ok=True, others=(source,))
-    _check_put_arguments(self, index, source)
-    for other in sharing:
-        _check_partial_overlap(self, other, full_ok=False)
-
-
 @history_first
 def put(input, index, source, accumulate=False):
     """A copy of ``input`` with source's elements written at the flat positions ``index`` (as
@@ -156,7 +143,7 @@ def put_(self, index, source, accumulate=False):
     PyTorch's order (``overlapping_writes.put``)."""
     operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
     arguments_before_overlap(self, operation, source)
-    _refuse_put_from_itself(self, index, source)
+    refuse_reading_own_memory(self, source, lambda: _check_put_arguments(self, index, source), index=index)
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
             self._array, index._array.reshape(-1), source._array, accumulate))
