@@ -142,7 +142,8 @@ def put_(self, index, source, accumulate=False):
     Where self sees a memory location at several positions (overlapping windows), in
     PyTorch's order (``overlapping_writes.put``)."""
     operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
-    arguments_before_overlap(self, operation, source)
+    # (the arguments' checks come before self's own overlap, the positions' range after it)
+    arguments_before_overlap(self, lambda t, s: _check_put_arguments(t, index, s), source)
     refuse_reading_own_memory(self, source, lambda: _check_put_arguments(self, index, source), index=index)
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(

@@ -107,7 +107,9 @@ def pixel_unshuffle(input, downscale_factor):
             raise RuntimeError(
                 f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                 f"input.size({axis})={size} is not divisible by {downscale_factor}")
-    out = result(_unshuffle_pixels(input._array, downscale_factor), PixelUnshuffleBackward0,
+    # (PyTorch gives a tensor without elements back as a copy of the same shape)
+    moved = input._array.copy() if input._array.size == 0 else _unshuffle_pixels(input._array, downscale_factor)
+    out = result(moved, PixelUnshuffleBackward0,
                  (input,), downscale_factor=downscale_factor)
     return kernel_writes("pixel_unshuffle", out, input)
 
