@@ -353,10 +353,12 @@ def check_index_add_arguments(input, dim, index, source):
                            f"({cpp_name(source.dtype).capitalize()}) must have the same scalar type")
     positions = index._array.reshape(-1)
     self_sizes, source_sizes = list(input.shape), list(source.shape)
+    if dim != 0 and dim >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
+    if source.ndim == 0 and positions.size != 1:       # (PyTorch then asks a number for its size)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if source.ndim:
-        if dim >= source.ndim:
-            raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
-                               f"tensor with dim {source.ndim}")
         if positions.size != source.shape[dim]:
             raise RuntimeError(f"index_add_(): Number of indices ({positions.size}) should be equal "
                                f"to source.size(dim): ({source.shape[dim]}), for dim: {dim}")

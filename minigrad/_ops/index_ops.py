@@ -19,11 +19,11 @@ from .views import history_first
 from . import result
 from .inplace import (_overlaps, _values_in_loop_order, _writeable, apply_inplace, arguments_before_overlap,
                       refuse_reading_own_memory,
-                      check_inplace, overlaps_itself, _check_partial_overlap, _shares_memory_unversioned)
+                      check_inplace, overlaps_itself)
 from . import overlapping_writes
 from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
-from .indexing import index_put as _index_put, _check_index_put_dtype, _numpy_index
+from .indexing import index_put as _index_put, check_index_put_values, _numpy_index
 from .gather_scatter import index_select
 from .._dtype import cpp_name
 from ..autograd.kernel_writes import kernel_writes
@@ -115,19 +115,6 @@ def _check_put_arguments(input, index, source):
         raise IndexError("put_(): Tried to put elements into an empty tensor")
 
 
-def _refuse_put_from_itself(self, index, source):
-    """put_ reads index and source while it writes self: PyTorch refuses either over self's
-    memory (even the very same elements), after autograd's rules and the arguments' checks."""
-    sharing = [other for other in (index, source)
-               if other._version_counter is self._version_counter or _shares_memory_unversioned(self, other)]
-    if not sharing:
-        return
-    check_inplace(self, overlap_ok=True, others=(source,))
-    _check_put_arguments(self, index, source)
-    for other in sharing:
-        _check_partial_overlap(self, other, full_ok=False)
-
-
 @history_first
 def put(input, index, source, accumulate=False):
     """A copy of ``input`` with source's elements written at the flat positions ``index`` (as
@@ -155,8 +142,9 @@ def put_(self, index, source, accumulate=False):
     Where self sees a memory location at several positions (overlapping windows), in
     PyTorch's order (``overlapping_writes.put``)."""
     operation = lambda t, s: put(t, index, s, accumulate)     # noqa: E731
-    arguments_before_overlap(self, operation, source)
-    _refuse_put_from_itself(self, index, source)
+    # (the arguments' checks come before self's own overlap, the positions' range after it)
+    arguments_before_overlap(self, lambda t, s: _check_put_arguments(t, index, s), source)
+    refuse_reading_own_memory(self, source, lambda: _check_put_arguments(self, index, source), index=index)
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.put(
             self._array, index._array.reshape(-1), source._array, accumulate))
@@ -209,38 +197,53 @@ def _slices_along(array, dim):
     return np.moveaxis(array, dim, 0) if array.ndim else array.reshape(1)
 
 
-@history_first
-def index_copy(input, dim, index, source):
-    """A copy of ``input`` with slice ``index[k]`` along ``dim`` replaced by ``source``'s slice k."""
-    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+def _check_index_copy(input, dim, index, source):
+    """PyTorch's checks of index_copy's arguments, in its order: the index's dims, the dims of
+    source against self's, the dtypes, the slices' shapes, the number of indices."""
+    if index.ndim >= 2:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    count = index._array.size
+    if source.ndim == 0 and count != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {count})")
+    if source.ndim != input.ndim and source.ndim != 0 and input.ndim != 0:
+        raise IndexError("index_copy_(): When source and destination are not scalars, their dimensionality "
+                         f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
+                         f"({input.ndim})")
     if index._array.dtype != np.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{_type_name(index.dtype)}")
     if source._array.dtype != input._array.dtype:
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got "
                            f"(self) {_type_name(input.dtype)} and (source) {_type_name(source.dtype)}")
+    # (each shape without dim, printed as PyTorch prints a vector: sizes apart by spaces)
+    self_slice = [n for d, n in enumerate(input.shape) if d != dim]
+    source_slice = [n for d, n in enumerate(source.shape) if d != dim]
+    if self_slice != source_slice:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice "
+            f"shape: {' '.join(map(str, self_slice))} at dimension {dim} and source slice shape: "
+            f"{' '.join(map(str, source_slice))} at dimension 0.")
+    if source.ndim and count != source.shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to "
+                         f"source.size(dim) ({source.shape[dim]})")
+
+
+@history_first
+def index_copy(input, dim, index, source):
+    """A copy of ``input`` with slice ``index[k]`` along ``dim`` replaced by ``source``'s slice k."""
+    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+    _check_index_copy(input, dim, index, source)
     positions = index._array.reshape(-1)
-    if input.ndim:
-        for d in range(input.ndim):
-            if d != dim and (source.ndim != input.ndim or source.shape[d] != input.shape[d]):
-                at = d if d < dim else d - 1         # (a dim of the slice, which has no ``dim``)
-                raise RuntimeError(
-                    f"index_copy_(): Source/destination tensor must have same slice shapes. "
-                    f"Destination slice shape: {input.shape[d]} at dimension {at} and source slice "
-                    f"shape: {source.shape[d] if d < source.ndim else 1} at dimension {at}.")
-    source_count = source.shape[dim] if source.ndim else 1
-    if positions.size != source_count:
-        raise IndexError(f"index_copy_(): Number of indices ({positions.size}) should be equal to "
-                         f"source.size(dim) ({source_count})")
     size = input.shape[dim] if input.ndim else 1
     if size == 0 and positions.size:
-        raise _no_memory_for_a_slice(input, dim)
+        raise _no_memory_for_a_slice(input, dim, positions.size)
     outside = (positions < 0) | (positions >= size)
-    if outside.any():
+    if outside.any() and input._array.size:      # (no element: the kernel's loop never runs)
         raise IndexError(f"index_copy_(): index {int(positions[outside][0])} is out of bounds for "
                          f"dimension {dim} with size {size}")
     out = input._array.copy()
-    _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
+    if out.size:
+        _slices_along(out, dim)[positions] = _slices_along(source._array, dim)
     # (source is saved for its own gradient only, as PyTorch saves it)
     out = result(out, IndexCopyBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
                  dim=dim, source_dim=source.ndim, dim_as_given=dim_as_given)
@@ -288,12 +291,12 @@ class IndexFillBackward1(Node):
 
 
 @history_first
-def _no_memory_for_a_slice(input, dim):
+def _no_memory_for_a_slice(input, dim, count):
     """PyTorch's error when index_fill/index_copy write into a dim of size 0: its kernel first
-    views self with one slice of step 0 along dim, which needs memory that an empty tensor does
-    not have (checked before the positions)."""
+    views self with ``count`` (the number of positions) slices of step 0 along dim, which needs
+    memory that an empty tensor does not have (checked before the positions)."""
     sizes, steps = list(input.shape), list(input.stride())
-    sizes[dim], steps[dim] = 1, 0
+    sizes[dim], steps[dim] = count, 0
     needed = (1 + sum((n - 1) * step for n, step in zip(sizes, steps))) * input._array.itemsize
     return RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
                         f"{input._array.itemsize} requiring a storage size of {needed} are out of "
@@ -306,24 +309,25 @@ def index_fill(input, dim, index, value):
     if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor "
                            f"with {value.ndim} dimension(s).")
+    if index._array.dtype != np.int64:       # (before dim is checked)
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    if index._array.dtype != np.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
     size = input.shape[dim] if input.ndim else 1
     positions = index._array.reshape(-1)
     if size == 0 and positions.size:
-        raise _no_memory_for_a_slice(input, dim)
+        raise _no_memory_for_a_slice(input, dim, positions.size)
     outside = (positions < -size) | (positions >= size)
-    if outside.any():
+    if outside.any() and input._array.size:      # (no element: the kernel's loop never runs)
         raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "
                          f"with size {size}")
     # PyTorch fills a clone that keeps input's steps (an empty input's steps of 0 too: its
     # gradient then is not laid out like the leaf, which AccumulateGrad copies: version 1)
     out = copy_in_format(with_pytorch_steps(input), preserve_format)
     number = value._array if isinstance(value, Tensor) else value
-    _slices_along(out, dim)[positions] = number
+    if out.size:
+        _slices_along(out, dim)[positions] = number
     if isinstance(value, Tensor):
         out = result(out, IndexFillBackward1, (input, value), saved=(index,), dim=dim,
                      dim_as_given=dim_as_given)
@@ -407,7 +411,7 @@ def index_put(input, indices, values, accumulate=False):
     check_index_put_arguments("index_put", indices, values, first=1)
     _check_index_count(input, indices)
     _refuse_empty_dims_indexed(input, indices)
-    _check_index_put_dtype(input, values)
+    check_index_put_values(input, indices, values)
     return kernel_writes("index_put", _index_put(input, tuple(indices), values, accumulate=accumulate), input,
                          *indices, values)
 
@@ -418,7 +422,7 @@ def index_put_method(self, indices, values, accumulate=False):
     check_index_put_arguments("index_put", indices, values)
     _check_index_count(self, indices)
     _refuse_empty_dims_indexed(self, indices)
-    _check_index_put_dtype(self, values)
+    check_index_put_values(self, indices, values)
     return kernel_writes("index_put", _index_put(self, tuple(indices), values, accumulate=accumulate), self,
                          *indices, values)
 
@@ -442,13 +446,13 @@ def index_put_(self, indices, values, accumulate=False):
             refuse_reading_own_memory(self, values)     # (before it looks at the indices)
         _check_index_count(self, indices)
         _refuse_empty_dims_indexed(self, indices)
-        _check_index_put_dtype(self, values)
+        check_index_put_values(self, indices, values)
         return apply_inplace(self, operation, values)
     # memory seen at several positions (expand, windows that overlap): PyTorch's loop writes a
     # location once per position (an expanded self is allowed, with a warning)
     check_inplace(self, overlap_ok=True, others=(values,))         # autograd's rules first
     _check_index_count(self, indices)
-    _check_index_put_dtype(self, values)
+    check_index_put_values(self, indices, values)
     if expanded:
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
         if not accumulate and len(indices) == 1 and isinstance(indices[0], Tensor) and (

@@ -648,6 +648,41 @@ def _leading_ones(shape):
     return lead
 
 
+def check_index_put_values(tensor, indices, value):
+    """index_put's checks of its values, in PyTorch's order (before any position is looked
+    at): the indices' dtypes, that the values broadcast to the indexed part's shape, that
+    their dtype is the tensor's."""
+    index = tuple(_numpy_index(i) for i in indices)
+    _check_index_dtypes(index)
+    if isinstance(value, Tensor):
+        # (the indexed part's shape, each position moved into range: a position out of range
+        # is reported later, by the kernel)
+        clipped, dim = [], 0
+        for item in index:
+            if isinstance(item, (int, np.ndarray)) and np.asarray(item).dtype.kind in "iu" and \
+                    dim < tensor.ndim and tensor.shape[dim]:
+                item = np.clip(item, -tensor.shape[dim], tensor.shape[dim] - 1)
+            clipped.append(item)
+            dim += item.ndim if isinstance(item, np.ndarray) and item.dtype == bool else 1
+        try:
+            shape = np.empty(tensor.shape, dtype=bool)[tuple(clipped)].shape
+        except (IndexError, ValueError) as error:
+            if "could not be broadcast" in str(error) or "boolean index did not match" in str(error):
+                raise _out_of_range(error, tensor.shape, tuple(clipped)) from None
+            shape = None                # (a position in a dim of size 0: the kernel says so)
+        if shape is not None and not _broadcasts_to(value.shape, shape):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be "
+                               f"broadcast to indexing result of shape {list(shape)}")
+    _check_index_put_dtype(tensor, value)
+
+
+def _broadcasts_to(shape, target):
+    try:
+        return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
+    except ValueError:
+        return False
+
+
 def _check_index_put_dtype(tensor, value):
     if isinstance(value, Tensor) and value._array.dtype != tensor._array.dtype:
         raise RuntimeError(

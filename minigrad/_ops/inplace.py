@@ -80,19 +80,25 @@ def arguments_before_overlap(tensor, trial, *others, always=False):
             trial(_wrap(tensor._array.copy()), *(o.detach() if isinstance(o, Tensor) else o for o in others))
 
 
-def refuse_reading_own_memory(self, source, arguments=None):
+def refuse_reading_own_memory(self, source, arguments=None, index=None):
     """PyTorch refuses index_add_/scatter_/put_ from a dense ``source`` over self's memory (even
-    the very same elements: they are read at other positions than they are written).
+    the very same elements: they are read at other positions than they are written); put_
+    refuses its ``index`` over self's memory too (it reads the positions while it writes).
 
     In PyTorch's order: autograd's rules, the kernel's checks of its arguments
-    (``arguments()``: dim, dtypes, shapes), self's own overlap, then this one."""
-    if isinstance(source, Tensor) and (source._version_counter is self._version_counter
-                                       or _shares_memory_unversioned(self, source)):
-        check_inplace(self, overlap_ok=True, others=(source,))
-        if arguments is not None:
-            arguments()
-        check_inplace(self, others=(source,))
-        _check_partial_overlap(self, source, full_ok=False)
+    (``arguments()``: dim, dtypes, shapes), self's own overlap, then this one (the index's
+    first)."""
+    read = [other for other in (index, source) if isinstance(other, Tensor) and (
+        other._version_counter is self._version_counter or _shares_memory_unversioned(self, other))]
+    if not read:
+        return
+    others = (source,) if isinstance(source, Tensor) else ()
+    check_inplace(self, overlap_ok=True, others=others)
+    if arguments is not None:
+        arguments()
+    check_inplace(self, others=others)
+    for other in read:
+        _check_partial_overlap(self, other, full_ok=False)
 
 
 def _overlaps(array):

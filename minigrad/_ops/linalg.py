@@ -517,6 +517,8 @@ class AddmmBackward0(Node):
 
 def _check_bias_expands(bias, target):
     """PyTorch first expands the added term to the product's shape; its message if it cannot."""
+    if bias.ndim > len(target):
+        bias.expand(list(target))       # (refused: more dims than the product, with expand's message)
     offset = len(target) - bias.ndim
     for i, size in enumerate(bias.shape):
         if offset >= 0 and size != 1 and size != target[offset + i]:

@@ -187,16 +187,21 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     Gradient: grad_input = grad * (input - target) / (input (1 - input)), divided by N for
     'mean'.
     """
+    from . import functional as F
+    # PyTorch's Python steps: the reduction, the sizes, the weight expanded to the target's
+    # size (broadcast_shapes' error if it cannot be)
     if size_average is not None or reduce is not None:     # (PyTorch's old flags)
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
-    from . import functional as F
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
-    F._check_target(input, target, "binary_cross_entropy")
-    if weight is not None and not isinstance(weight, Tensor):
-        asked_for("size", weight)               # (then broadcast_shapes(target.size(), weight.size()))
     F._check_reduction(reduction)
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (target.size() != input.size())
+    F._check_target(input, target, "binary_cross_entropy")
+    if weight is not None:
+        if not isinstance(weight, Tensor):
+            asked_for("size", weight)
+        from ..functional import broadcast_shapes
+        broadcast_shapes(target.size(), weight.size())
     if target.dtype != input.dtype:
         raise RuntimeError(f"Found dtype {F.scalar_type_name(target.dtype)} but expected "
                            f"{F.scalar_type_name(input.dtype)}\nminigrad hint: targets must be "
@@ -217,7 +222,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if bad.any():
         raise RuntimeError("all elements of target should be between 0 and 1\nminigrad hint: targets "
                            "are probabilities too (0 or 1 for a yes/no label)")
-    if weight is not None and weight.shape != target.shape and _broadcasts(weight.shape, target.shape):
+    if weight is not None and weight.shape != target.shape:
+        if not _broadcasts(weight.shape, target.shape):     # (the kernel multiplies the losses by it in place)
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{list(np.broadcast_shapes(weight.shape, target.shape))}")
         weight = weight.expand(target.shape)      # as PyTorch's F.binary_cross_entropy does first
     with np.errstate(divide="ignore"):
         # PyTorch clamps the logs at -100 so that p = 0 or 1 gives a finite loss; its kernel

@@ -521,6 +521,10 @@ def _conv_arguments_checked(function):
                     raise error          # (a later element: PyTorch names it)
             fits = fits and int_tuple_error(name, argument, value) is None
         if not fits:
+            from .._python_arg_parser import pytorch_signatures
+            signatures = pytorch_signatures(name)
+            if signatures is not None:          # (PyTorch's parser: its marks of the wrong types)
+                signatures.parse(args, kwargs)
             got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
             raise TypeError(f"{name}() received an invalid combination of arguments - got ({', '.join(got)}), "
                             f"but expected one of:\n{_CONV_SIGNATURES}")
@@ -598,6 +602,25 @@ def _conv_transpose(name, dims, input, weight, bias, stride, padding, output_pad
     return out.squeeze(0) if unbatched else out
 
 
+def _groups_and_bias_parsed(function):
+    """``function`` (a conv_transpose), whose unusual ``groups`` or ``bias`` PyTorch's parser
+    refuses with its message, naming a position only for an argument given by position."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def with_parsed_arguments(*args, **kwargs):
+        given = dict(zip(("input", "weight", "bias", "stride", "padding", "output_padding", "groups"), args),
+                     **kwargs)
+        if not (type(given.get("groups", 1)) is int and isinstance(given.get("bias"), (Tensor, type(None)))):
+            from .._python_arg_parser import pytorch_signatures
+            signatures = pytorch_signatures(name)
+            if signatures is not None:
+                signatures.parse(args, kwargs)
+        return function(*args, **kwargs)
+    return with_parsed_arguments
+
+
+@_groups_and_bias_parsed
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The gradient of conv1d with respect to its input, used as a layer ("deconvolution").
 
@@ -607,6 +630,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            groups, dilation)
 
 
+@_groups_and_bias_parsed
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The gradient of conv2d with respect to its input, used as a layer (upsampling by ``stride``).
 
@@ -615,6 +639,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding,
                            groups, dilation)
 
+@_groups_and_bias_parsed
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The gradient of conv3d with respect to its input, used as a layer.
 

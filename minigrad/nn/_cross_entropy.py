@@ -52,17 +52,15 @@ def check_cross_entropy_arguments(input, target, weight, ignore_index):
             raise RuntimeError("ignore_index is not supported for floating point target")
         if n_dims == 0:                                   # PyTorch asks for the size of dim 1
             raise IndexError("Dimension specified as 1 but tensor has no dimensions")
-        _check_weight(weight, shape[0 if n_dims == 1 else 1], "cross_entropy: ")
+        check_weight(weight, shape[0 if n_dims == 1 else 1], "cross_entropy: ")
         return
     if n_dims == 0:             # log_softmax over dim 1 comes first
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
-    if input._array.dtype.kind != "f" and input._array.size:
-        return                  # log_softmax, which comes first, refuses it with its own message
-    check_class_target_shape(input, target)     # (log_softmax of no elements runs no kernel)
-    _check_weight(weight, shape[0 if n_dims == 1 else 1], "")
+    # class indices: log_softmax comes first, then nll_loss's checks
 
 
-def _check_weight(weight, n_classes, prefix):
+def check_weight(weight, n_classes, prefix):
+    """PyTorch's check that ``weight`` has one number per class."""
     if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
         raise RuntimeError(
             f"{prefix}weight tensor should be defined either for all {n_classes} classes or no "
@@ -95,11 +93,14 @@ def cross_entropy_with_label_smoothing(input, target, weight, ignore_index, redu
                                        label_smoothing):
     """cross_entropy with ``label_smoothing`` > 0, recorded as PyTorch records it."""
     from . import functional as F
-    _check_label_smoothing(label_smoothing)
+    probabilities = input.shape == target.shape and target.is_floating_point()
+    if not probabilities:       # (checked before log_softmax for class indices, after it else)
+        _check_label_smoothing(label_smoothing)
     class_dim = 0 if input.ndim == 1 else 1
     n_classes = input.shape[class_dim]
     logp = F.log_softmax(input, class_dim)
-    if input.shape == target.shape and target.is_floating_point():
+    if probabilities:
+        _check_label_smoothing(label_smoothing)
         # Probabilities: smooth the target itself (PyTorch's C++ multiplies and adds plain
         # numbers: MulBackward1, AddBackward1), then the usual cross-entropy.
         smoothed = add_number(mul_by_number(target, 1 - label_smoothing),

@@ -82,8 +82,32 @@ def _check_indices(input, weight):
 
 def _renorm_rows(weight, indices, max_norm, norm_type):
     """Shrink, in place, every row that ``indices`` picks whose norm is above ``max_norm`` to
-    norm ``max_norm`` (PyTorch's embedding_renorm_: not recorded, but one new version)."""
+    norm ``max_norm`` (PyTorch's embedding_renorm_: not recorded, but one new version).
+
+    PyTorch checks the table's dims, then the indices' dtype, then goes through the indices
+    in increasing order, each one selecting its row (negative ones count from the end) and
+    taking its norm: the first index out of range stops it there (the rows before it stay
+    changed), and a table of integers fails at the first norm."""
+    if weight.ndim != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.ndim}-dimensional tensor for "
+                           "argument #1 'self' (while checking arguments for embedding_renorm_)")
+    _check_indices_dtype(indices, "#2", "embedding_renorm_")
     rows = np.unique(indices._array)
+    count = weight.shape[0]
+    outside = np.flatnonzero((rows < -count) | (rows >= count))
+    stop = outside[0] if outside.size else rows.size
+    if stop > 0 and not (weight.is_floating_point() or weight.is_complex()):
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {_dtype.scalar_type_name(weight.dtype)} instead.")
+    _shrink_rows(weight, np.unique(rows[:stop] % max(count, 1)), max_norm, norm_type)
+    if stop < rows.size:        # (the version counts only once the whole operation is done)
+        raise IndexError(f"select(): index {rows[stop]} out of range for tensor of size "
+                         f"[{count}, {weight.shape[1]}] at dimension 0")
+    bump_version(weight)
+
+
+def _shrink_rows(weight, rows, max_norm, norm_type):
+    """The rows ``rows`` of ``weight`` whose norm is above ``max_norm`` scaled down to it, in place."""
     table = weight._array
     picked = table[rows]
     # (in the table's dtype, as PyTorch: the norm of a float32 row is a float32 number, and the
@@ -96,7 +120,6 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
     scale = (max_norm / (norms[too_long].astype(np.float64) + 1e-7)).astype(table.dtype)
     with no_grad():
         table[rows[too_long]] = picked[too_long] * scale[:, None]
-        bump_version(weight)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -125,13 +148,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             raise AttributeError(f"'{type_name(weight)}' object has no attribute 'detach'")
         if not (isinstance(weight, Tensor) and isinstance(max_norm, NUMBER) and isinstance(norm_type, NUMBER)):
             parse_as("embedding_renorm_", weight, input, max_norm, norm_type)
-        _check_indices_dtype(input, "#2", "embedding_renorm_")
+        _renorm_rows(weight, input, max_norm, norm_type)
     if not (isinstance(weight, Tensor) and isinstance(input, Tensor) and type(padding_idx) is int
             and isinstance(scale_grad_by_freq, bool) and isinstance(sparse, bool)):
         parse_as("embedding", weight, input, padding_idx, scale_grad_by_freq, sparse)
-    if max_norm is not None:
-        _check_indices(input, weight)
-        _renorm_rows(weight, input, max_norm, norm_type)
     _check_indices(input, weight)
     values = weight._array[input._array]
     return result(values, EmbeddingBackward0, (weight,), saved=(input,), padding_idx=padding_idx,

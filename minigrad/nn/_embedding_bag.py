@@ -235,6 +235,23 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     """The sum, mean or max (``mode``) of the rows of ``weight`` that each bag of indices looks up:
     one row per bag, (B, embedding_dim). Bags: ``input`` 2-D (B, N), or 1-D cut at ``offsets``.
     Recorded as EmbeddingBagBackward0."""
+    # (PyTorch's Python reads weight.dtype first, then input.size() or input.dim())
+    from ._argument_checks import asked_for
+    if not isinstance(weight, Tensor):
+        asked_for("dtype", weight)
+    if not isinstance(input, Tensor) and weight.dtype is _dtype.int64:
+        asked_for("is_floating_point", input)
+    if weight.dtype is _dtype.int64 and input.is_floating_point():
+        import warnings
+        from .._warnings import stacklevel_outside_minigrad
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.",
+                      UserWarning, stacklevel=stacklevel_outside_minigrad())
+        weight, input = input, weight
+    if not isinstance(input, Tensor) and per_sample_weights is not None:
+        asked_for("size", input)
+    if not isinstance(input, Tensor) and weight.ndim == 2:
+        asked_for("dim", input)
     _check(input, weight, offsets, mode, scale_grad_by_freq, sparse, per_sample_weights)
     if input.ndim == 2:
         offsets = _wrap(np.arange(0, input.numel(), input.shape[1], dtype=input._array.dtype))

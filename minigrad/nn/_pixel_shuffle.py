@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
+from .._tensor import Tensor
 from .._ops.rounding import _NotImplementedBackward
 from ..autograd.kernel_writes import kernel_writes
 
@@ -67,7 +68,15 @@ class PixelUnshuffleBackward0(Node):
         return pixel_unshuffle(tangents[0], self.downscale_factor)
 
 
+def _parsed(name, input, number):
+    """PyTorch's parser's TypeError for a call (input, number) whose types do not fit."""
+    if not isinstance(input, Tensor) or type(number) is not int:
+        from .._python_arg_parser import pytorch_signatures
+        pytorch_signatures(name).parse((input, number), {})
+
+
 def _check_factor(name, kind, factor, input):
+    _parsed(name, input, factor)
     if input.dim() < 3:                 # (PyTorch's first check)
         raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
                            f"with {input.dim()} dimension(s)")
@@ -98,7 +107,9 @@ def pixel_unshuffle(input, downscale_factor):
             raise RuntimeError(
                 f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                 f"input.size({axis})={size} is not divisible by {downscale_factor}")
-    out = result(_unshuffle_pixels(input._array, downscale_factor), PixelUnshuffleBackward0,
+    # (PyTorch gives a tensor without elements back as a copy of the same shape)
+    moved = input._array.copy() if input._array.size == 0 else _unshuffle_pixels(input._array, downscale_factor)
+    out = result(moved, PixelUnshuffleBackward0,
                  (input,), downscale_factor=downscale_factor)
     return kernel_writes("pixel_unshuffle", out, input)
 
@@ -133,11 +144,13 @@ def _shuffled_channels(input, groups):
 
 def channel_shuffle(input, groups):
     """Mix the channels of ``groups`` groups: channel j of group i moves to place j * groups + i."""
+    _parsed("channel_shuffle", input, groups)
     return kernel_writes("channel_shuffle", result(_shuffled_channels(input, groups), ChannelShuffleBackward0,
                                                    (input,), groups=groups), input)
 
 
 def native_channel_shuffle(input, groups):
     """channel_shuffle by PyTorch's native kernel, which has no derivative (NotImplemented)."""
+    _parsed("native_channel_shuffle", input, groups)
     return result(_shuffled_channels(input, groups), _NotImplementedBackward, (input,),
                   _operation="native_channel_shuffle")

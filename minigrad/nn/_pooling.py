@@ -544,9 +544,11 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """
     check_tensor("avg_pool2d", "input", input, 1)
     check_int_tuples("avg_pool2d", [("kernel_size", kernel_size, 2), ("stride", stride, 3), ("padding", padding, 4)])
+    if input.ndim == 0:             # (PyTorch asks for the size of dim -3 first)
+        raise IndexError("Dimension specified as -3 but tensor has no dimensions")
     if input.ndim < 3:
-        raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
-                         f"{max(input.ndim, 1) - 1}], but got -3)")
+        raise IndexError(f"Dimension out of range (expected to be in range of [-{input.ndim}, "
+                         f"{input.ndim - 1}], but got -3)")
     _check_pool2d_input(input, "avg_pool2d")
     if not input.dtype.is_floating_point and input.dtype.name != "int64":
         raise kernel_not_implemented("avg_pool2d", input)     # (its kernels: floats and int64)

@@ -199,13 +199,8 @@ class HuberLossBackward0(_RobustLossBackward, Node):
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d**2 / beta for small differences d = input - target, |d| - 0.5 beta for large ones."""
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
-    if size_average is not None or reduce is not None:     # (PyTorch's old flags)
-        from ._soft_margin_loss import _legacy_reduction
-        reduction = _legacy_reduction(size_average, reduce)
     from . import functional as F
-    F._warn_if_sizes_differ(input, target)
+    reduction = F._regression_loss_start(input, target, size_average, reduce, reduction)
     input, target = F._broadcast_pair(input, target)
     F._check_reduction(reduction)
     if beta < 0:
@@ -229,11 +224,15 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
     if weight is None:
         return _huber_loss(input, target, reduction, delta)
-    # PyTorch's Python steps: the loss of each element (HuberLossBackward0), times the weight
-    # (MulBackward0), then its own sum or mean
+    # PyTorch's Python steps: the sizes compared and the pair broadcast, the weight's size
+    # checked, the loss of each element (HuberLossBackward0), times the weight (MulBackward0),
+    # then its own sum or mean
+    from . import functional as F
+    F._warn_if_sizes_differ(input, target)
+    expanded_input, expanded_target = F._broadcast_pair(input, target)
     if weight.size() != input.size():
         raise ValueError("Weights and input must have the same size.")
-    weighted = _huber_loss(input, target, "none", delta) * weight
+    weighted = _huber_loss(expanded_input, expanded_target, "none", delta) * weight
     if reduction == "none":
         return weighted
     if reduction == "sum":

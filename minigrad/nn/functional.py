@@ -204,6 +204,35 @@ def _warn_if_sizes_differ(input, target):
             stacklevel=stacklevel_outside_minigrad())
 
 
+def _regression_loss_start(input, target, size_average, reduce, reduction):
+    """The first steps of PyTorch's l1_loss, mse_loss and smooth_l1_loss, in its order: the
+    sizes compared (and the warning when they differ), the old flags turned into ``reduction``
+    (with their warning). Returns the reduction; the pair is broadcast next (_broadcast_pair)."""
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
+        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
+    _warn_if_sizes_differ(input, target)
+    if size_average is not None or reduce is not None:
+        from ._soft_margin_loss import _legacy_reduction
+        reduction = _legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def _weighted_loss(losses, input, weight, reduction):
+    """PyTorch's Python steps for l1_loss's and mse_loss's ``weight``: each element's loss times
+    its weight (MulBackward0), then summed (SumBackward0) and, for 'mean', divided by the sum of
+    the weights (DivBackward0); the reduction is checked only at the end, as there."""
+    if weight.size() != input.size():           # (the input as given, before broadcasting)
+        raise ValueError("Weights and input must have the same size.")
+    weighted = losses * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
 def _broadcast_pair(input, target):
     """input and target broadcast against each other, as PyTorch's regression losses do first
     (torch.broadcast_tensors): the one that grows is expanded, so the graph shows an
@@ -234,19 +263,19 @@ def _loss_dtype(input, target, kernel):
     return dtype
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean of the squared differences between input and target.
 
     Gradient: grad_input = 2 (input - target) / N for 'mean'; grad_target = -grad_input.
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
+    With ``weight`` (input's size): each squared difference times its weight, then added up
+    ('sum'), or added up and divided by the weights' sum ('mean'), from ordinary operations.
     """
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
-    if size_average is not None or reduce is not None:
-        from ._soft_margin_loss import _legacy_reduction
-        reduction = _legacy_reduction(size_average, reduce)
-    _warn_if_sizes_differ(input, target)
-    input, target = _broadcast_pair(input, target)
+    reduction = _regression_loss_start(input, target, size_average, reduce, reduction)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted_loss((expanded_input - expanded_target).pow(2), input, weight, reduction)
+    input, target = expanded_input, expanded_target
     _check_reduction(reduction)
     diff = _difference_in(_loss_dtype(input, target, "mse_cpu"), input, target)
     value = _reduce(diff * diff, reduction)
@@ -878,6 +907,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
             f"expected target dtype to be Long or Byte, but got {name}\n"
             "minigrad hint: class indices must be int64, e.g. minigrad.tensor([1, 0]) or "
             "target.long()")
+    if logp.ndim == 2 and labels.ndim == 0:     # (an empty batch: PyTorch asks for the target's size)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if logp.ndim == 1 and labels.ndim == 1 and labels.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{labels.shape[0]}")
@@ -887,7 +918,12 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                            f"{list(target.shape)}")
     if logp.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
+    if logp.ndim <= 2:
+        _cross_entropy.check_weight(weight, logp.shape[-1], "")
     _check_floating_kernel(input, "nll_loss_out_frame")
+    if weight is not None and weight.dtype != input.dtype:      # (the kernel reads it as input's type)
+        raise RuntimeError(f"expected scalar type {scalar_type_name(input.dtype)} but found "
+                           f"{scalar_type_name(weight.dtype)}")
     one_d = logp.ndim == 1
     if one_d:
         logp = logp.reshape(1, -1)
@@ -951,6 +987,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if size_average is not None or reduce is not None:
         from ._soft_margin_loss import _legacy_reduction
         reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)         # (PyTorch's Python turns it into a number first)
     if not (isinstance(input, Tensor) and isinstance(target, Tensor) and isinstance(weight, (Tensor, type(None)))
             and type(ignore_index) is int and isinstance(label_smoothing, NUMBER)):
         parse_as("cross_entropy_loss", input, target, weight, reduction_number(reduction), ignore_index,
@@ -964,16 +1001,19 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         logp = _log_softmax_result(input, class_dim, _pytorch_log_softmax_array)
     else:
         logp = _log_softmax_with_numpy(input, class_dim)
-    probabilities = target._array.dtype.kind == "f"        # (else class indices)
-    if probabilities and target._array.shape != input._array.shape:
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got "
-            f"{cpp_name(target.dtype).capitalize()}\nminigrad hint: float targets are class "
-            f"probabilities and must have the input's shape {list(input.shape)}, not "
-            f"{list(target.shape)}; class indices must be int64 (target.long())")
-    if probabilities:
+    # (class probabilities: a float target of the input's shape; else class indices, which
+    # nll_loss checks)
+    if target._array.dtype.kind == "f" and target._array.shape == input._array.shape:
         return cross_entropy_with_probabilities(input, logp, target, weight, reduction)
-    return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    try:
+        return nll_loss(logp, target, weight=weight, ignore_index=ignore_index, reduction=reduction)
+    except RuntimeError as error:
+        if target._array.dtype.kind != "f" or not str(error).startswith("expected target dtype"):
+            raise
+        raise RuntimeError(         # (a float target of another shape than the input's)
+            f"{str(error).splitlines()[0]}\nminigrad hint: float targets are class probabilities and "
+            f"must have the input's shape {list(input.shape)}, not {list(target.shape)}; class "
+            "indices must be int64 (target.long())") from None
 
 
 def cross_entropy_with_probabilities(input, logp, target, weight, reduction):
@@ -1020,7 +1060,10 @@ def linear(input, weight=REQUIRED, bias=None, *more):
         return matmul(input, weight.t())
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
-    if not input.is_contiguous():       # PyTorch folds only contiguous input into one addmm
+    # PyTorch folds into one addmm only a contiguous input, with a contiguous bias of one dim
+    # once its sizes of 1 are left out
+    one_d_bias = bias.ndim == 1 or sum(size != 1 for size in bias.shape) == 1
+    if not (input.is_contiguous() and one_d_bias and bias.is_contiguous()):
         return matmul(input, weight.t()).add_(bias)
     rows = input.reshape(-1, input.shape[-1])
     out = addmm(bias, rows, weight.t())
@@ -1198,19 +1241,19 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """Mean absolute difference, built from ``abs`` and ``mean`` (so its graph is PyTorch's).
 
     Gradient: sign(input - target) / N for 'mean' (0 where they are equal).
     (``size_average`` and ``reduce`` are PyTorch's old way to say ``reduction``.)
+    With ``weight`` (input's size): each absolute difference times its weight, then added up
+    ('sum'), or added up and divided by the weights' sum ('mean').
     """
-    if not (isinstance(input, Tensor) and isinstance(target, Tensor)):
-        asked_for("size", target, input)        # (PyTorch's first step: target.size() != input.size())
-    if size_average is not None or reduce is not None:
-        from ._soft_margin_loss import _legacy_reduction
-        reduction = _legacy_reduction(size_average, reduce)
-    _warn_if_sizes_differ(input, target)
-    input, target = _broadcast_pair(input, target)
+    reduction = _regression_loss_start(input, target, size_average, reduce, reduction)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted_loss((expanded_input - expanded_target).abs(), input, weight, reduction)
+    input, target = expanded_input, expanded_target
     _check_reduction(reduction)
     distances = (input - target).abs()
     if reduction == "mean":

@@ -35,7 +35,10 @@ class Parameter(Tensor):
         param._output_nr = 0
         param._grad = None
         param._version_counter = data._version_counter
-        param.requires_grad = requires_grad            # checks the dtype can require grad
+        if requires_grad and data._array.dtype.kind not in "fc":
+            # (PyTorch's _make_subclass words it with a capital letter, unlike the setter)
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        param.requires_grad = requires_grad
         return param
 
     def __init__(self, data=None, requires_grad=True):

@@ -3,6 +3,8 @@
 Each one only calls the function of the same name; being a Module lets it sit
 inside a ``Sequential``.
 """
+import warnings
+
 from .. import functional as F
 from .module import Module
 
@@ -100,13 +102,20 @@ class ELU(Module):
 class Hardtanh(Module):
     """x cut off to [min_val, max_val]."""
 
-    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
         super().__init__()
-        if min_val > max_val:
-            raise ValueError("min_val cannot be greater than max_val")
+        # (min_value and max_value: the bounds' old names, still taken with PyTorch's warning)
+        for old_name, new_name, value in (("min_value", "min_val", min_value), ("max_value", "max_val", max_value)):
+            if value is not None:
+                warnings.warn(f"keyword argument `{old_name}` is deprecated and renamed to `{new_name}`",
+                              FutureWarning, stacklevel=2)
+        min_val = min_val if min_value is None else min_value
+        max_val = max_val if max_value is None else max_value
         self.min_val = min_val
         self.max_val = max_val
         self.inplace = inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
 
     def forward(self, input):
         """``F.hardtanh(input, min_val, max_val, inplace)``."""
