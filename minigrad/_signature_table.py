@@ -860,3 +860,25 @@ DEPRECATED = {'add': ('Tensor input, Number alpha, Tensor other, *, Tensor out=N
              'out=None',
              'Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None'),
  'sub': ('Tensor input, Number alpha, Tensor other, *, Tensor out=None',)}
+
+# the factories whose one printed signature the listings above cannot tell (their .pyi declares
+# `*size` and named-dimension overloads too, which PyTorch 2.13's parser does not offer), as
+# PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports
+# the first wrong one (torch.empty checks memory_format first); `object data` takes anything
+FACTORY_SIGNATURES = {
+    'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),
+    'empty': ('tuple of ints size, *, torch.memory_format? memory_format=None, Tensor out=None, '
+              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '
+              'bool? pin_memory=False, bool? requires_grad=False',),
+    'full': ('tuple of ints size, Number fill_value, *, Tensor out=None, torch.dtype dtype=None, '
+             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+             'bool? requires_grad=False',),
+    'ones': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '
+             'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
+             'requires_grad=False',),
+    'tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None, bool '
+               'pin_memory=False, bool requires_grad=False',),
+    'zeros': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '
+              'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
+              'requires_grad=False',),
+}

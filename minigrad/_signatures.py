@@ -30,6 +30,44 @@ def _is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _int_like(value):
+    """What PyTorch's parser takes for an int of a list of ints (a size, dims), or for the first
+    of several ints given one by one (x.view(t, 3)): an int, or a tensor of one element of an
+    integer or bool dtype, whatever its shape (torch.zeros(torch.tensor([3])))."""
+    if isinstance(value, Tensor):
+        return value._array.size == 1 and value._array.dtype.kind in "iub"
+    return _is_int(value)
+
+
+# the lists of ints PyTorch declares as SymInt[] (sizes, shifts): a bool tensor among them fails
+# as it is read (torch.zeros(torch.tensor(True))), where one among dims is taken for 0 or 1
+_SYMINT_LISTS = frozenset(("size", "shape", "sizes", "stride", "repeats", "shifts", "output_size"))
+_NOT_INTEGRAL = ("Expected scalar.isIntegral( false) to be true, but got false.  (Could this error "
+                 "message be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+def _unpacked_int_list(name, parameter, value):
+    """A list of ints as PyTorch reads it once its signature fits: each item an int (a bool after
+    the first one counts as 0 or 1: torch.zeros(2, True)), or a one-element integer tensor (its
+    value); anything else fails with PyTorch's message."""
+    ints = []
+    for item, element in enumerate(value):
+        if isinstance(element, Tensor) and _int_like(element):
+            if element._array.dtype.kind == "b" and parameter in _SYMINT_LISTS:
+                raise RuntimeError(_NOT_INTEGRAL)
+            ints.append(int(element._array.reshape(-1)[0]))
+        elif isinstance(element, (int, np.integer)):
+            if not -2**63 <= element < 2**63:
+                from ._python_arg_parser import int64_overflow
+                raise int64_overflow(name, parameter, item)
+            ints.append(int(element))
+        else:
+            raise TypeError(f"{name}(): argument '{parameter}' failed to unpack the object at "
+                            f"pos {item + 1} with error \"type must be tuple of ints,but got "
+                            f"{_type_name(element)}\"")
+    return ints
+
+
 _PYTHON_NUMBERS = (int, float, complex, np.number, np.bool_)
 
 
@@ -43,7 +81,7 @@ def _is_number(value):
 def _is_int_list(value):
     """PyTorch's parser looks at the first element only (the others fail later, as they are
     unpacked: ``_unpack_error``)."""
-    return isinstance(value, (tuple, list)) and (not value or _is_int(value[0]))
+    return isinstance(value, (tuple, list)) and (not value or _int_like(value[0]))
 
 
 def _is_dtype(value):
@@ -75,6 +113,7 @@ _CHECKS = {
     "ScalarType": lambda v: isinstance(v, _dtype.dtype),
     "torch.dtype": _is_dtype,
     "str": lambda v: isinstance(v, str),
+    "object": lambda v: True,          # (torch.tensor's data: anything, read afterwards)
     "name": lambda v: isinstance(v, str),
     "tuple of names": lambda v: isinstance(v, (tuple, list)) and all(isinstance(x, str) for x in v),
     "torch.Generator": _of_class(".random", "Generator"),
@@ -98,6 +137,33 @@ def _described(value):
     return _type_name(value)
 
 
+class _Parsed(dict):
+    """The arguments by name, with where each was given (its position in ``args``, or the
+    keyword) and those read into ints (``converted``), so that a caller can pass them on as
+    PyTorch's parser hands them to the function."""
+
+    def __init__(self, args):
+        super().__init__()
+        self.args, self.given, self.converted = args, {}, set()
+
+    def convert(self, name, value):
+        self[name] = value
+        self.converted.add(name)
+
+    def as_called(self, kwargs):
+        """(args, kwargs) with the converted values in place of those given."""
+        if not self.converted:
+            return tuple(self.args), kwargs
+        args, kwargs = list(self.args), dict(kwargs)
+        for name in self.converted:
+            where = self.given[name]
+            if isinstance(where, int):
+                args[where] = self[name]
+            else:
+                kwargs[where] = self[name]
+        return tuple(args), kwargs
+
+
 class _Parameter:
     """One parameter: ``"int dim=-1"``, ``"bool? stable"`` (None allowed, no default), ...;
     ``keyword_only`` if it comes after the ``*``."""
@@ -115,7 +181,7 @@ class _Parameter:
         self.keyword_only = keyword_only
 
     def check(self, value, numbers_as_tensors=False):
-        if self.takes_one_int and _is_int(value):
+        if self.takes_one_int and _int_like(value):
             return True
         if numbers_as_tensors and self.type_name == "Tensor" and isinstance(value, _PYTHON_NUMBERS):
             return True
@@ -156,21 +222,23 @@ class _Signature:
     def parse(self, args, kwargs, raise_error):
         """The arguments by name if they fit this signature; else None, or PyTorch's error for
         the first thing that does not fit when ``raise_error``."""
-        if self.varargs and args and _is_int(args[0]):
+        if self.varargs and args and _int_like(args[0]):
             args = (tuple(args),)
         if len(args) > self.max_pos_args:
             if raise_error:
                 raise self._extra_args(len(args))
             return None
-        values, position, remaining = {}, 0, len(kwargs)
+        values, position, remaining = _Parsed(args), 0, len(kwargs)
         for index, p in enumerate(self.params):
             value, by_keyword = _MISSING, False
             if position < len(args):
                 value = args[position]
+                values.given[p.name] = position
             elif kwargs:
                 for name in (p.name,) + _NUMPY_NAMES.get(p.name, ()):
                     if name in kwargs:
                         value = kwargs[name]
+                        values.given[p.name] = name
                         break
                 by_keyword = True
             if (value is _MISSING and p.optional) or (value is None and p.allow_none):
@@ -213,14 +281,15 @@ class _Signature:
                         raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
                 raise TypeError("invalid keyword arguments")
             return None
-        for p in self.params:         # the signature fits: now the int lists are unpacked
+        for p in self.params:         # the signature fits: now the ints are read
             value = values.get(p.name)
             if p.type_name == "tuple of ints" and isinstance(value, (tuple, list)):
-                for item, element in enumerate(value):
-                    if not _is_int(element):
-                        raise TypeError(f"{self.name}(): argument '{p.name}' failed to unpack the object at "
-                                        f"pos {item + 1} with error \"type must be tuple of ints,but got "
-                                        f"{_type_name(element)}\"")
+                ints = _unpacked_int_list(self.name, p.name, value)
+                if any(type(v) is not int for v in value):     # (a tensor or numpy int among them)
+                    values.convert(p.name, tuple(ints))
+            elif isinstance(value, Tensor) and p.type_name in ("int", "tuple of ints"):
+                # (a one-element integer tensor given for an int: its value, x.sum(tensor(1)))
+                values.convert(p.name, int(value._array.reshape(-1)[0]))
         return values
 
     def _extra_args(self, given):

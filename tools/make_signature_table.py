@@ -331,6 +331,10 @@ def write_method_table():
     (ROOT / "minigrad" / "_tensor_signature_table.py").write_text(text)
     print(len(signatures), "methods,", len(no_arguments), "without arguments")
 
+# Written as they are (facts checked against torch 2.13 by calling each with wrong keyword
+# arguments in turn): the factories whose one printed signature neither source tells.
+_FACTORIES = "\n# the factories whose one printed signature the listings above cannot tell (their .pyi declares\n# `*size` and named-dimension overloads too, which PyTorch 2.13's parser does not offer), as\n# PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports\n# the first wrong one (torch.empty checks memory_format first); `object data` takes anything\nFACTORY_SIGNATURES = {\n    'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),\n    'empty': ('tuple of ints size, *, torch.memory_format? memory_format=None, Tensor out=None, '\n              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '\n              'bool? pin_memory=False, bool? requires_grad=False',),\n    'full': ('tuple of ints size, Number fill_value, *, Tensor out=None, torch.dtype dtype=None, '\n             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '\n             'bool? requires_grad=False',),\n    'ones': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n             'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n             'requires_grad=False',),\n    'tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None, bool '\n               'pin_memory=False, bool requires_grad=False',),\n    'zeros': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n              'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n              'requires_grad=False',),\n}\n"
+
 
 def main():
     signatures, numbers, hidden = table()
@@ -350,7 +354,8 @@ def main():
             f"HIDDEN = frozenset({pprint.pformat(sorted(hidden), width=100, compact=True)})\n\n"
             "# name -> its deprecated signatures, which PyTorch takes with a warning and never prints in\n"
             "# its errors (tools/autograd/deprecated.yaml)\n"
-            f"DEPRECATED = {pprint.pformat(deprecated_functions, width=100, sort_dicts=True)}\n")
+            f"DEPRECATED = {pprint.pformat(deprecated_functions, width=100, sort_dicts=True)}\n"
+            + _FACTORIES)
     (ROOT / "minigrad" / "_signature_table.py").write_text(text)
     print(len(signatures), "functions")
     write_method_table()
