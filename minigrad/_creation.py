@@ -22,6 +22,10 @@ from ._ops.blend import _fma
 from .autograd.graph import Node
 
 
+# what PyTorch reads as a sequence of values (its shape is read along the first items)
+_SEQUENCES = (list, tuple, range, bytearray)
+
+
 def _infer_numpy_dtype(data):
     """PyTorch's rule: Python floats -> float32, ints -> int64, bools -> bool; arrays keep theirs."""
     if isinstance(data, np.ndarray):
@@ -36,13 +40,7 @@ def _infer_numpy_dtype(data):
         return np.dtype(np.int64)
     if isinstance(data, float):
         return _dtype.DEFAULT_FLOAT
-    if isinstance(data, (list, tuple)):
-        if data and isinstance(data[0], str):
-            # PyTorch takes a string's characters for one more dimension of the shape...
-            raise ValueError("too many dimensions 'str'")
-        if any(isinstance(item, str) for item in data):
-            # ... and a string later in the list for a value it cannot store
-            raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, _SEQUENCES):
         kinds = [_infer_numpy_dtype(item) for item in data]
         if not kinds:
             return _dtype.DEFAULT_FLOAT
@@ -54,8 +52,8 @@ def _infer_numpy_dtype(data):
         if any(k.kind in "iu" for k in kinds):
             return np.dtype(np.int64)
         return np.dtype(np.bool_)
-    if isinstance(data, str):
-        # a string inside a list looks like one more dimension to PyTorch; alone it is a bad type
+    if isinstance(data, (str, bytes)):
+        # (a string first in a list is one more dimension to PyTorch: _shape_along_first_items)
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     raise RuntimeError(
         f"Could not infer dtype of {type(data).__name__}\n"
@@ -63,22 +61,59 @@ def _infer_numpy_dtype(data):
         "or tensors.")
 
 
-def _to_nested_numbers(data):
-    """Lists may contain one-element tensors; turn them into numbers for numpy."""
+def _shape_along_first_items(data):
+    """The shape PyTorch reads off nested sequences: the lengths along the first items. A string
+    there is a sequence whose first item is itself, dimensions without end."""
+    shape, item = [], data
+    while isinstance(item, _SEQUENCES + (str,)):
+        if isinstance(item, str):
+            raise ValueError("too many dimensions 'str'")
+        shape.append(len(item))
+        if not item:
+            break
+        item = item[0]
+    return shape
+
+
+def _to_nested_numbers(data, depth, ndim, float_tensors):
+    """Nested sequences as lists numpy reads: a tensor where a number belongs (depth ``ndim``)
+    gives its one value, elsewhere its values (a tensor of another size stays: _check_storable).
+    ``float_tensors`` gets True for a floating tensor where a number belongs."""
     if isinstance(data, Tensor):
-        return data._array
-    if isinstance(data, (list, tuple)):
-        items = [_to_nested_numbers(item) for item in data]
-        for item, original in zip(items, data):
-            if isinstance(original, Tensor) and original.numel() != 1:
-                raise ValueError("only one element tensors can be converted to Python scalars"
-                                 "\nminigrad hint: to join tensors into one, use minigrad.stack")
-        return items
+        if ndim is None or depth < ndim:
+            return data._array
+        if data._array.dtype.kind in "fc":
+            float_tensors.append(True)
+        return data._array.reshape(()) if data._array.size == 1 else data
+    if isinstance(data, _SEQUENCES):
+        return [_to_nested_numbers(item, depth + 1, ndim, float_tensors) for item in data]
     return data
+
+
+def _check_storable(data, shape, kind, dim=0):
+    """PyTorch's error for nested data that does not fill ``shape`` (in its order: it stores
+    the values one by one, reading each sequence as it goes)."""
+    if dim == len(shape):
+        if isinstance(data, _SEQUENCES):
+            raise TypeError(f"must be real number, not {type(data).__name__}" if kind in "fc" else
+                            f"'{type(data).__name__}' object cannot be interpreted as an integer")
+        if isinstance(data, Tensor) and (data.numel() != 1 or (kind not in "fc" and data.is_floating_point())):
+            hint = "\nminigrad hint: to join tensors into one, use minigrad.stack" if data.numel() != 1 else ""
+            if kind in "fc":
+                raise ValueError("only one element tensors can be converted to Python scalars" + hint)
+            raise TypeError("only integer tensors of a single element can be converted to an index" + hint)
+        return
+    if not isinstance(data, _SEQUENCES + (Tensor,)) or (isinstance(data, Tensor) and data.ndim == 0):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
+    for item in data:
+        _check_storable(item, shape, kind, dim + 1)
 
 
 def tensor_data_to_array(data, dtype=None):
     """A fresh numpy array (never shared with ``data``) of the right dtype."""
+    shape = _shape_along_first_items(data) if isinstance(data, _SEQUENCES) else None
     numpy_dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else _infer_numpy_dtype(data)
     if isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)          # raises for dtypes PyTorch does not store
@@ -89,15 +124,24 @@ def tensor_data_to_array(data, dtype=None):
         array = empty_laid_out_like(data, numpy_dtype)
         array[...] = data
         return array
-    numbers = _to_nested_numbers(data)
+    if shape is not None and 0 in shape:     # (nothing to store: PyTorch reads no further)
+        return np.zeros(shape, numpy_dtype)
+    float_tensors = []
+    numbers = _to_nested_numbers(data, 0, len(shape) if shape is not None else None, float_tensors)
     if numpy_dtype.kind in "iu":
         numbers = _as_integers(numbers, numpy_dtype, _dtype.from_numpy_dtype(numpy_dtype).name)
     try:
         array = np.array(numbers, dtype=numpy_dtype)
     except OverflowError:           # (a Python int past int64, for an inferred int64)
         raise ValueError("Overflow when unpacking long long") from None
-    except ValueError as error:
-        raise _ragged_error(data) or ValueError(f"could not make a tensor from this data ({error})") from None
+    except (ValueError, TypeError) as error:
+        array, numpy_error = None, error
+    # (a floating tensor is no integer's value to PyTorch, where numpy would cut it)
+    if shape is not None and (array is None or array.shape != tuple(shape) or (
+            float_tensors and numpy_dtype.kind in "iub")):
+        _check_storable(data, shape, numpy_dtype.kind)
+    if array is None:
+        raise ValueError(f"could not make a tensor from this data ({numpy_error})") from None
     if array.dtype == object:
         raise TypeError("minigrad.tensor needs numbers; got objects it cannot convert")
     return array
@@ -123,31 +167,6 @@ def _as_integers(numbers, numpy_dtype, name, unpacked=True):
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         return item % (info.max + 1) if item < 0 and info.min == 0 else item
     return checked(numbers)
-
-
-def _ragged_error(data):
-    """PyTorch's message for nested lists of different lengths (the first clash it meets).
-
-    Like PyTorch, take the shape from the first element at every depth, then
-    visit everything in order and report the first list whose length differs.
-    """
-    shape, first = [], data
-    while isinstance(first, (list, tuple)):
-        shape.append(len(first))
-        first = first[0] if first else None
-
-    def first_clash(items, dim):
-        if dim >= len(shape) or not isinstance(items, (list, tuple)):
-            return None
-        if len(items) != shape[dim]:
-            return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} "
-                              f"(got {len(items)})")
-        for item in items:
-            error = first_clash(item, dim + 1)
-            if error is not None:
-                return error
-        return None
-    return first_clash(data, 0)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
