@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from ._type_names import type_name
-from . import _dtype, random as _random
+from . import _dtype, _memory_format, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
 from ._memory_format import empty_laid_out_like, keep_zero_steps, row_major_steps, with_pytorch_steps
@@ -286,21 +286,35 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
     return _leaf(np.ones(shape, dtype=_float_dtype(dtype)), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False):
-    """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible."""
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible.
+    ``memory_format``: laid out in memory as it says (channels_last: channels innermost)."""
     _check_size_given("empty", size)
-    _size(size)
+    shape = _size(size)
     _check_flag("empty", requires_grad)
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    if memory_format is None or memory_format is _memory_format.contiguous_format:
+        return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    if memory_format is _memory_format.preserve_format:   # (nothing to preserve the layout of)
+        raise RuntimeError("unsupported memory format Preserve")
+    laid_out = _memory_format.copy_in_format(np.zeros(shape, dtype=_float_dtype(dtype)), memory_format)
+    return _leaf(laid_out, requires_grad, numpy_data=True)
 
 
 _MISSING = object()        # full(size) without a value: PyTorch's message, not Python's
+
+
+def _check_number(value):
+    """PyTorch reads a Python int given for a Number as a C++ 64-bit int, signed or unsigned."""
+    if isinstance(value, int) and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else
+                            "can't convert negative int to unsigned")
 
 
 def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``."""
     if fill_value is _MISSING:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
+    _check_number(fill_value)
     if not isinstance(fill_value, (int, float, bool, np.number, np.bool_, Tensor)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type_name(fill_value)}")
@@ -320,11 +334,15 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
         raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type_name(n)}")
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     return _leaf(np.eye(n, m if m is not None else n, dtype=_float_dtype(dtype)), requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+def arange(start=None, end=None, step=1, dtype=None, device=None, requires_grad=False):
     """start, start+step, ... up to (not including) end; integers give an int64 tensor."""
+    if start is None and end is not None:       # arange(end=5)
+        start, end = end, None
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     if end is None:
         if not isinstance(start, (int, float, np.number, Tensor)):
@@ -334,8 +352,12 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if not all(isinstance(v, (int, float, np.number)) for v in values):
         raise invalid_combination("arange", given, {})
-    if step == 0:
+    for value in values:
+        _check_number(value)
+    if step == 0 or step != step:
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(v) for v in values[:2]):
+        raise RuntimeError(f"unsupported range: {values[0]:g} -> {values[1]:g}")
     if (values[1] - values[0]) * values[2] < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
@@ -366,10 +388,20 @@ def _integer_range(start, end, step, numpy_dtype):
     return (whole_start + positions * whole_step).astype(numpy_dtype)
 
 
+def _check_scalar_ends(name, start, end):
+    """linspace and logspace take tensors for start and end, of one value each (0-d)."""
+    wrong = [f"{which} with {value.ndim} dimension(s)" for which, value in (("start", start), ("end", end))
+             if isinstance(value, Tensor) and value.ndim != 0]
+    if wrong:
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got "
+                           f"{' and '.join(wrong)}.")
+
+
 def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=False):
     """``steps`` evenly spaced values from start to end (both included)."""
     if steps is None:
         raise invalid_combination("linspace", (start, end), {})
+    _check_scalar_ends("linspace", start, end)
     if isinstance(steps, (int, np.integer)) and steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     numpy_dtype = np.dtype(_float_dtype(dtype))
@@ -432,8 +464,10 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _random_leaf(values, requires_grad)
 
 
-def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+def randint(low=None, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
     """Random integers in [low, high) (int64 unless ``dtype`` says otherwise)."""
+    if low is None:                 # randint(high=5, size=(3,))
+        low, high = high, None
     if size is None and isinstance(high, (tuple, list)):    # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
@@ -468,8 +502,12 @@ def _check_integer_bounds(low, high, numpy_dtype):
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
-    dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    dtype = np.dtype(_dtype.to_numpy_dtype(dtype) if dtype is not None else np.int64)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     _refuse_dtype("randperm", dtype, "b")
+    if dtype.kind in "iu" and n - 1 > np.iinfo(dtype).max:    # (the largest value must fit)
+        raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
     return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
 
 
@@ -563,7 +601,11 @@ def bernoulli(input, p=None, *, generator=None):
 
 
 def _like(maker):
-    def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
+    def like(input, dtype=None, device=None, requires_grad=False, memory_format=None, **kwargs):
+        if memory_format not in (None, _memory_format.preserve_format):    # (a layout of its own)
+            out = maker(input.shape, dtype=dtype or input.dtype, **kwargs)
+            laid_out = _memory_format.copy_in_format(out._array, memory_format)
+            return batched_as(_leaf(laid_out, requires_grad, numpy_data=True), input)
         if maker in (rand, randn) and not _FuncTransforms.vmaps:
             return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
@@ -639,6 +681,7 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
     the exponents are counted from ``start`` for the first half and back from ``end`` for the
     second (so both ends are exact), in float64 (C++ promotes them there), and each power is
     taken in float64 too (C's ``pow``, which numpy calls as well), then rounded to the dtype."""
+    _check_scalar_ends("logspace", start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     numpy_dtype = np.dtype(_float_dtype(dtype))
@@ -705,6 +748,13 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False,
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
                            f"strides ({len(stride)})")
+    for n in size:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
+    # (PyTorch counts the memory in unsigned numbers: a step back past the start overflows)
+    if any(n > 1 and step < 0 for n, step in zip(size, stride)) and 0 not in size:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
     numpy_dtype = np.dtype(_float_dtype(dtype))
     length = 0 if 0 in size else 1 + sum((n - 1) * step for n, step in zip(size, stride))
     memory = np.zeros(length, dtype=numpy_dtype)

@@ -278,8 +278,8 @@ def check_device(device):
 
 # keyword arguments PyTorch's factories take that change nothing here at these values (the only
 # layout, pinned memory and memory format minigrad has), left out before the call
-_SAME_AS_LEFT_OUT = {"layout": ("torch.strided",), "pin_memory": (False,),
-                     "memory_format": ("torch.contiguous_format", "torch.preserve_format")}
+_SAME_AS_LEFT_OUT = {"layout": ("torch.strided",), "pin_memory": (False,), "memory_format": (),
+                     "requires_grad": ()}
 
 
 def _keywords_left_out(function, signatures):
@@ -290,19 +290,24 @@ def _keywords_left_out(function, signatures):
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return frozenset()
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return frozenset()
     declared = {p.name for s in signatures.signatures for p in s.params}
-    return frozenset(k for k in (*_SAME_AS_LEFT_OUT, "device") if k in declared and k not in parameters)
+    left_out = {k for k in (*_SAME_AS_LEFT_OUT, "device") if k in declared and k not in parameters}
+    # (requires_grad=None: False, where PyTorch's signature takes None for it)
+    if any(p.name == "requires_grad" and p.allow_none for s in signatures.signatures for p in s.params):
+        left_out.add("requires_grad")
+    return frozenset(left_out)
 
 
 def _without_defaults(kwargs, left_out):
     """``kwargs`` without those keywords of ``left_out`` that hold None or a value that changes
     nothing; requires_grad=None is False (PyTorch's bool? parameters)."""
+    if kwargs.get("pin_memory") is True and "pin_memory" in left_out:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned "
+                           "memory allocator is available on this system.")
     # (a device is the CPU once the parse has read it: check_device)
     kwargs = {k: v for k, v in kwargs.items() if k not in left_out or not (
         v is None or k == "device" or str(v) in map(str, _SAME_AS_LEFT_OUT[k]))}
-    if "requires_grad" in kwargs and kwargs["requires_grad"] is None:
+    if "requires_grad" in kwargs and kwargs["requires_grad"] is None and "requires_grad" in left_out:
         kwargs["requires_grad"] = False
     return kwargs
 
@@ -459,7 +464,7 @@ PARAMETERS = {
     **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn")},
     # no tensor arguments, but dtype= is checked
     **{name: () for name in ("tensor", "as_tensor", "full", "arange", "linspace", "eye",
-                             "randint")},
+                             "randint", "asarray")},
     **{name: _INPUT for name in ("zeros_like", "ones_like", "full_like", "empty_like",
                                  "rand_like", "randn_like")},
     # statistics, counting and differences

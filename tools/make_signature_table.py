@@ -101,7 +101,7 @@ def _from_pyi(params):
         type_name = _display_type(annotation)
         if type_name == "tuple of ints" and annotation.startswith(("_int", "SymInt")):
             type_name += "[1]"
-        if default is None and annotation.endswith("| None"):
+        if (default is None or (default != "None" and type_name == "bool")) and annotation.endswith("| None"):
             type_name += "?"
         shown = f"{type_name} {'input' if name == 'self' else name}"
         parts.append(shown + ("" if default is None else f" = {default}"))
@@ -139,7 +139,10 @@ def _annotate(shown, overloads):
             annotation = params[index][1]
             if type_name == "tuple of ints" and annotation.startswith(("_int |", "_int|", "SymInt |")):
                 type_name += "[1]"
-            if not has_default and annotation.endswith("| None") and not type_name.endswith("?"):
+            # (a bool with a default that takes None too: the factories' pin_memory and
+            # requires_grad, `bool? requires_grad=False`; a Number's "| None" is not the parser's)
+            takes_none = not has_default or (default.strip() != "None" and type_name == "bool")
+            if takes_none and annotation.endswith("| None") and not type_name.endswith("?"):
                 type_name += "?"
         out.append(f"{type_name} {name}" + (f"={default}" if has_default else ""))
         index += 1
@@ -333,7 +336,7 @@ def write_method_table():
 
 # Written as they are (facts checked against torch 2.13 by calling each with wrong keyword
 # arguments in turn): the factories whose one printed signature neither source tells.
-_FACTORIES = "\n# the factories whose one printed signature the listings above cannot tell (their .pyi declares\n# `*size` and named-dimension overloads too, which PyTorch 2.13's parser does not offer), as\n# PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports\n# the first wrong one (torch.empty checks memory_format first); `object data` takes anything\nFACTORY_SIGNATURES = {\n    'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),\n    'empty': ('tuple of ints size, *, torch.memory_format? memory_format=None, Tensor out=None, '\n              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '\n              'bool? pin_memory=False, bool? requires_grad=False',),\n    'full': ('tuple of ints size, Number fill_value, *, Tensor out=None, torch.dtype dtype=None, '\n             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '\n             'bool? requires_grad=False',),\n    'ones': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n             'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n             'requires_grad=False',),\n    'tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None, bool '\n               'pin_memory=False, bool requires_grad=False',),\n    'zeros': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n              'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n              'requires_grad=False',),\n}\n"
+_FACTORIES = "\n# the factories whose one printed signature the listings above cannot tell (their .pyi declares\n# `*size` and named-dimension overloads too, which PyTorch 2.13's parser does not offer), as\n# PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports\n# the first wrong one (torch.empty checks memory_format first); `object data` takes anything\nFACTORY_SIGNATURES = {\n    'asarray': ('object obj, *, torch.dtype? dtype=None, torch.device? device=None, bool? copy=None, '\n                'bool? requires_grad=False',),\n    'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),\n    'empty': ('tuple of ints size, *, torch.memory_format? memory_format=None, Tensor out=None, '\n              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '\n              'bool? pin_memory=False, bool? requires_grad=False',),\n    'full': ('tuple of ints size, Number fill_value, *, Tensor out=None, torch.dtype dtype=None, '\n             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '\n             'bool? requires_grad=False',),\n    'ones': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n             'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n             'requires_grad=False',),\n    'tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None, bool '\n               'pin_memory=False, bool requires_grad=False',),\n    'zeros': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n              'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n              'requires_grad=False',),\n}\n"
 
 
 def main():
