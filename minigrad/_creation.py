@@ -56,7 +56,7 @@ def _infer_numpy_dtype(data):
         # (a string first in a list is one more dimension to PyTorch: _shape_along_first_items)
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     raise RuntimeError(
-        f"Could not infer dtype of {type(data).__name__}\n"
+        f"Could not infer dtype of {type_name(data)}\n"
         "minigrad hint: minigrad.tensor takes numbers, (nested) lists of numbers, numpy arrays "
         "or tensors.")
 
@@ -390,9 +390,10 @@ def _integer_range(start, end, step, numpy_dtype):
 
 def _check_scalar_ends(name, start, end):
     """linspace and logspace take tensors for start and end, of one value each (0-d)."""
-    wrong = [f"{which} with {value.ndim} dimension(s)" for which, value in (("start", start), ("end", end))
-             if isinstance(value, Tensor) and value.ndim != 0]
-    if wrong:
+    # (naming each end given as a tensor, once one of them is not 0-d)
+    given = [(which, value) for which, value in (("start", start), ("end", end)) if isinstance(value, Tensor)]
+    wrong = [f"{which} with {value.ndim} dimension(s)" for which, value in given]
+    if any(value.ndim != 0 for _, value in given):
         raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got "
                            f"{' and '.join(wrong)}.")
 
@@ -709,6 +710,8 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
 def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
     """A 0-d tensor holding the number ``s``: float32 (the default float dtype) unless ``dtype``
     says otherwise, even for an int or a bool."""
+    if isinstance(s, Tensor) and s.ndim == 0 and not s.requires_grad:
+        s = s.item()            # (a 0-d tensor stands for its number, as in PyTorch's parser)
     if not isinstance(s, (int, float, bool, np.number, np.bool_)):
         raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
                         f"{type_name(s)}")

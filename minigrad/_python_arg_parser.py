@@ -318,13 +318,15 @@ NOT_PARSED = {}
 
 def pytorch_signatures(name):
     """PyTorch's signatures of torch.<name> (from _signature_table.py), None if not known."""
-    from ._signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED, FACTORY_SIGNATURES
+    from ._signature_table import (SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED, FACTORY_SIGNATURES,
+                                   SYMINT)
     texts = SIGNATURES.get(name) or FACTORY_SIGNATURES.get(name)
     if texts is None or name in NOT_PARSED:
         return None
     from ._signatures import Signatures
     return Signatures(name, *texts, numbers_as_tensors=name in NUMBERS_AS_TENSORS,
-                      hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()))
+                      hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()),
+                      symint=SYMINT.get(name, ()) if name in SIGNATURES else None)
 
 
 def torch_function_checked(function, name, parameters, out_rule=None):

@@ -40,20 +40,23 @@ def _int_like(value):
 
 
 # the lists of ints PyTorch declares as SymInt[] (sizes, shifts): a bool tensor among them fails
-# as it is read (torch.zeros(torch.tensor(True))), where one among dims is taken for 0 or 1
+# as it is read (torch.zeros(torch.tensor(True))), where one among dims is taken for 0 or 1 (by
+# their names, where the signature's table does not tell: the Tensor methods)
 _SYMINT_LISTS = frozenset(("size", "shape", "sizes", "stride", "repeats", "shifts", "output_size"))
+_BOOL_FOR_SYMINT = ('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+                    'torch/csrc/utils/pybind.cpp":27, please report a bug to PyTorch. ')
 _NOT_INTEGRAL = ("Expected scalar.isIntegral( false) to be true, but got false.  (Could this error "
                  "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
-def _unpacked_int_list(name, parameter, value):
+def _unpacked_int_list(name, parameter, value, symint):
     """A list of ints as PyTorch reads it once its signature fits: each item an int (a bool after
     the first one counts as 0 or 1: torch.zeros(2, True)), or a one-element integer tensor (its
     value); anything else fails with PyTorch's message."""
     ints = []
     for item, element in enumerate(value):
         if isinstance(element, Tensor) and _int_like(element):
-            if element._array.dtype.kind == "b" and parameter in _SYMINT_LISTS:
+            if element._array.dtype.kind == "b" and symint:
                 raise RuntimeError(_NOT_INTEGRAL)
             ints.append(int(element._array.reshape(-1)[0]))
         elif isinstance(element, (int, np.integer)):
@@ -180,7 +183,12 @@ class _Parameter:
         self.default = default
         self.keyword_only = keyword_only
 
+    symint = None     # (declared SymInt: True or False; None where not known)
+
     def check(self, value, numbers_as_tensors=False):
+        if isinstance(value, Tensor) and self.type_name == "int" and self.symint is not None:
+            # (SymInt: a one-element integer or bool tensor; int64: a 0-d integer one alone)
+            return _int_like(value) if self.symint else value.ndim == 0 and _is_int(value)
         if self.takes_one_int and _int_like(value):
             return True
         if numbers_as_tensors and self.type_name == "Tensor" and isinstance(value, _PYTHON_NUMBERS):
@@ -192,7 +200,8 @@ class _Parameter:
 
 
 class _Signature:
-    def __init__(self, name, text, numbers_as_tensors=False):
+    def __init__(self, name, text, numbers_as_tensors=False, symint=None):
+        """``symint``: the names of its int parameters declared SymInt, None if not known."""
         self.name = name
         self.numbers_as_tensors = numbers_as_tensors
         self.params, keyword_only = [], False
@@ -201,6 +210,8 @@ class _Signature:
                 keyword_only = True
             else:
                 self.params.append(_Parameter(spec, keyword_only))
+                if symint is not None:
+                    self.params[-1].symint = self.params[-1].name in symint
         self.max_pos_args = sum(not p.keyword_only for p in self.params)
         self.min_args = sum(not p.optional for p in self.params)
         self.max_args = len(self.params)
@@ -281,14 +292,19 @@ class _Signature:
                         raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
                 raise TypeError("invalid keyword arguments")
             return None
-        for p in self.params:         # the signature fits: now the ints are read
+        # the signature fits: now the ints are read, the last first (PyTorch reads them as it
+        # passes them on to its C++ function, whose arguments GCC evaluates from the right)
+        for p in reversed(self.params):
             value = values.get(p.name)
             if p.type_name == "tuple of ints" and isinstance(value, (tuple, list)):
-                ints = _unpacked_int_list(self.name, p.name, value)
+                symint = p.symint if p.symint is not None else p.name in _SYMINT_LISTS
+                ints = _unpacked_int_list(self.name, p.name, value, symint)
                 if any(type(v) is not int for v in value):     # (a tensor or numpy int among them)
                     values.convert(p.name, tuple(ints))
             elif isinstance(value, Tensor) and p.type_name in ("int", "tuple of ints"):
                 # (a one-element integer tensor given for an int: its value, x.sum(tensor(1)))
+                if p.type_name == "int" and value._array.dtype.kind == "b":
+                    raise RuntimeError(_BOOL_FOR_SYMINT)
                 values.convert(p.name, int(value._array.reshape(-1)[0]))
         return values
 
@@ -305,14 +321,15 @@ class Signatures:
     """A function's signatures, in PyTorch's order, each as PyTorch declares it:
     ``Signatures("sort", "Tensor input, *, bool? stable, int dim=-1, ...", ...)``."""
 
-    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False, deprecated=()):
+    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False, deprecated=(), symint=None):
         """``numbers_as_tensors``: its Tensor parameters take Python numbers too (torch.add(2, 3));
         ``hidden``: it has signatures PyTorch does not print (deprecated ones), so a lone printed
         signature is reported as one of several; ``deprecated``: those of them PyTorch still
-        takes (torch.add(x, 2, y)), tried after the others and never printed."""
+        takes (torch.add(x, 2, y)), tried after the others and never printed; ``symint``: the
+        names of its int parameters PyTorch declares SymInt, None if not known."""
         self.name = name
-        self.signatures = [_Signature(name, text, numbers_as_tensors) for text in texts]
-        self.deprecated = [_Signature(name, text, numbers_as_tensors) for text in deprecated]
+        self.signatures = [_Signature(name, text, numbers_as_tensors, symint) for text in texts]
+        self.deprecated = [_Signature(name, text, numbers_as_tensors, symint) for text in deprecated]
         self.hidden = hidden or bool(deprecated)
         self.numbers_as_tensors = numbers_as_tensors
 

@@ -215,6 +215,21 @@ def table():
     return signatures, numbers, hidden
 
 
+def symint_parameters(names):
+    """name -> its int and int-list parameters the .pyi declares SymInt (``index: _int | SymInt``,
+    ``dims: Sequence[_int | SymInt]``): PyTorch's parser takes a one-element integer tensor of
+    any shape for such an int (and a bool one only to fail as it reads it), where an int64
+    parameter takes a 0-d integer tensor alone; a bool tensor in such a list fails as it is read."""
+    overloads = _pyi_overloads()
+    found = {}
+    for name in names:
+        symint = {("input" if p[0] == "self" else p[0]) for o in overloads.get(name, ()) for p in o
+                  if p[1].startswith(("_int | SymInt", "SymInt", "Sequence[_int | SymInt]"))}
+        if symint:
+            found[name] = tuple(sorted(symint))
+    return found
+
+
 # PyTorch's deprecated signatures (tools/autograd/deprecated.yaml): it takes them but prints
 # them only in a warning. Each: its parameters in order ("self" the tensor a method is called
 # on), of which the others are Scalars (Numbers); with the sizes of the tensors to try it on.
@@ -357,7 +372,10 @@ def main():
             f"HIDDEN = frozenset({pprint.pformat(sorted(hidden), width=100, compact=True)})\n\n"
             "# name -> its deprecated signatures, which PyTorch takes with a warning and never prints in\n"
             "# its errors (tools/autograd/deprecated.yaml)\n"
-            f"DEPRECATED = {pprint.pformat(deprecated_functions, width=100, sort_dicts=True)}\n"
+            f"DEPRECATED = {pprint.pformat(deprecated_functions, width=100, sort_dicts=True)}\n\n"
+            "# name -> its int and int-list parameters PyTorch declares SymInt (a one-element integer\n"
+            "# tensor of any shape counts as one such int; the others take a 0-d one alone)\n"
+            f"SYMINT = {pprint.pformat(symint_parameters(signatures), width=100, sort_dicts=True)}\n"
             + _FACTORIES)
     (ROOT / "minigrad" / "_signature_table.py").write_text(text)
     print(len(signatures), "functions")
