@@ -5,12 +5,12 @@ list of ints, behave as in PyTorch 2.13: the same result (shape, dtype, values w
 not random or uninitialised, requires_grad), or the same exception class and message
 (minigrad's text up to its "minigrad hint:" line).
 
-Three groups of cases: calls written out (CALLS: wrong counts, types and keywords, nested data,
-devices, sizes past memory or past a C++ int64), the int-taking functions with each kind of
-tensor in place of an int (INT_TEMPLATES x INT_TENSORS), narrow's tensor start (NARROW_CALLS),
-and a sweep generated the same way every time: each factory called with no argument, with each
-value of a pool of wrong (and right) arguments, with a fixed-seed sample of pairs and triples
-of them, and with keywords.
+The cases: calls written out (CALLS: wrong counts, types and keywords, nested data, devices,
+sizes past memory or past a C++ int64), the int-taking functions with each kind of tensor in
+place of an int (INT_TEMPLATES x INT_TENSORS), narrow's tensor start (NARROW_CALLS), devices
+given to nn.Module.to (MODULE_TO_CALLS), and a sweep generated the same way every time: each
+factory called with no argument, with each value of a pool of wrong (and right) arguments,
+with a fixed-seed sample of pairs and triples of them, and with keywords.
 
 Left out, with the reason:
 - complex numbers (torch.tensor(1+2j), torch.full((2,), 1+2j)): minigrad has no complex dtypes.
@@ -545,6 +545,32 @@ x.narrow(0, True, 1)
 x.narrow(0, torch.tensor(3), 1)
 """.strip().splitlines()
 
+# nn.Module.to reads a device as the factories do (a module on 'meta' is left out: minigrad has
+# no meta tensors)
+MODULE_TO_CALLS = """
+torch.nn.Linear(2, 2).to('cpu:0').weight.device
+torch.nn.Linear(2, 2).to('cpu:1').weight.device
+torch.nn.Linear(2, 2).to('cpu:-1')
+torch.nn.Linear(2, 2).to('cpu:')
+torch.nn.Linear(2, 2).to('cpu:01')
+torch.nn.Linear(2, 2).to('CPU')
+torch.nn.Linear(2, 2).to('')
+torch.nn.Linear(2, 2).to(0)
+torch.nn.Linear(2, 2).to(-1)
+torch.nn.Linear(2, 2).to('foo')
+torch.nn.Linear(2, 2).to('cuda:0')
+torch.nn.Linear(2, 2).to('cuda')
+torch.nn.Linear(2, 2).to(torch.device('cpu')).weight.device
+torch.nn.Linear(2, 2).to('cpu', torch.float64).weight.dtype
+torch.nn.Linear(2, 2).to('cpu:0', torch.float64).weight.dtype
+torch.nn.Linear(2, 2).to(device='cpu:0').weight.device
+torch.nn.Linear(2, 2).to(device='cpu:0', dtype=torch.float64).weight.dtype
+torch.nn.Linear(2, 2).to('cpu:0', dtype=torch.int64)
+torch.nn.Linear(2, 2).to(' cpu')
+torch.nn.Linear(2, 2).to('cpu:0:0')
+torch.nn.Linear(2, 2).to(1.5)
+""".strip().splitlines()
+
 # what differs from run to run or is not set in memory: compared by shape and dtype alone
 _NOT_COMPARED_BY_VALUE = ("rand", "empty")
 
@@ -566,7 +592,7 @@ def _result(lib, source):
     return "ok", shown
 
 
-@pytest.mark.parametrize("source", CALLS + NARROW_CALLS)
+@pytest.mark.parametrize("source", CALLS + NARROW_CALLS + MODULE_TO_CALLS)
 def test_call_as_in_torch(source):
     assert _result(minigrad, source) == _result(torch, source)
 
