@@ -181,8 +181,12 @@ class _CheapLook:
 
     def passes(self, args, kwargs):
         """True if the call looks right at a glance (exact types, counts, known keywords)."""
+        if self.several_ints and args and type(args[0]) is int:     # (torch.ones(2, 3): one size)
+            if not _plain_list(args):
+                return False
+            args = (args,)
         if len(args) > self.max_positional or len(args) + len(kwargs) < self.fewest:
-            return self.several_ints and len(args) > 1 and not kwargs and _plain_list(args)
+            return False
         for value, types in zip(args, self.positional):
             if types is _ANYTHING:
                 continue
