@@ -49,8 +49,9 @@ def _infer_numpy_dtype(data):
             # numpy float64 values inside the list keep float64; Python floats give float32
             wider = [k for k in floats if k != _dtype.DEFAULT_FLOAT]
             return max(wider, key=lambda k: k.itemsize) if wider else _dtype.DEFAULT_FLOAT
-        if any(k.kind in "iu" for k in kinds):
-            return np.dtype(np.int64)
+        integers = [k for k in kinds if k.kind in "iu"]
+        if integers:      # (Python ints are int64; numpy's keep their size: [np.int32(3)] is int32)
+            return np.result_type(*integers)
         return np.dtype(np.bool_)
     if isinstance(data, (str, bytes)):
         # (a string first in a list is one more dimension to PyTorch: _shape_along_first_items)
@@ -65,9 +66,14 @@ def _shape_along_first_items(data):
     """The shape PyTorch reads off nested sequences: the lengths along the first items. A string
     there is a sequence whose first item is itself, dimensions without end."""
     shape, item = [], data
-    while isinstance(item, _SEQUENCES + (str,)):
+    while isinstance(item, _SEQUENCES + (str, np.ndarray)):
         if isinstance(item, str):
             raise ValueError("too many dimensions 'str'")
+        if isinstance(item, np.ndarray):       # (a sequence too, whose own shape ends it)
+            if item.ndim == 0:
+                raise TypeError("len() of unsized object")
+            shape.extend(item.shape)
+            break
         shape.append(len(item))
         if not item:
             break

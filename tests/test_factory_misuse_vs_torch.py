@@ -6,11 +6,12 @@ not random or uninitialised, requires_grad), or the same exception class and mes
 (minigrad's text up to its "minigrad hint:" line).
 
 The cases: calls written out (CALLS: wrong counts, types and keywords, nested data, devices,
-sizes past memory or past a C++ int64), the int-taking functions with each kind of tensor in
-place of an int (INT_TEMPLATES x INT_TENSORS), narrow's tensor start (NARROW_CALLS), devices
-given to nn.Module.to (MODULE_TO_CALLS), and a sweep generated the same way every time: each
-factory called with no argument, with each value of a pool of wrong (and right) arguments,
-with a fixed-seed sample of pairs and triples of them, and with keywords.
+sizes past memory or past a C++ int64), data of each kind with each dtype (DATA x DTYPES), the
+int-taking functions with each kind of tensor in place of an int (INT_TEMPLATES x INT_TENSORS),
+narrow's tensor start (NARROW_CALLS), devices given to nn.Module.to (MODULE_TO_CALLS), and a
+sweep generated the same way every time: each factory called with no argument, with each value
+of a pool of wrong (and right) arguments, with a fixed-seed sample of pairs and triples of
+them, and with keywords.
 
 Left out, with the reason:
 - complex numbers (torch.tensor(1+2j), torch.full((2,), 1+2j)): minigrad has no complex dtypes.
@@ -23,6 +24,7 @@ Left out, with the reason:
 import itertools
 import random
 
+import numpy as np
 import pytest
 
 import minigrad
@@ -571,6 +573,18 @@ torch.nn.Linear(2, 2).to('cpu:0:0')
 torch.nn.Linear(2, 2).to(1.5)
 """.strip().splitlines()
 
+# data for torch.tensor and torch.as_tensor, each given with each dtype
+DATA = ["1", "1.5", "True", "[1, 2]", "[1.5, 2]", "[True, False]", "[[1, 2], [3, 4]]", "[]", "[[]]",
+        "[[], []]", "[torch.tensor(1), 2]", "[torch.tensor(1.5), 2]", "[[1, 2], torch.tensor([3, 4])]",
+        "torch.tensor([1, 2])", "(1, 2)", "((1, 2), (3, 4))", "[[1], [2.5]]", "[1, -1]", "[300]",
+        "[-129]", "[float('nan')]", "[float('inf')]", "np.array([1, 2])", "[np.float64(1.5), 2]",
+        "[np.int32(3)]", "[np.int32(3), 1]", "[[np.array(1)]]", "np.array([[1, 2]], dtype='float16')",
+        "range(2, 5)", "[range(2), range(2)]", "[2**62]", "[0.1, 0.2]", "[[True], [2]]"]
+DTYPES = ["None", "torch.float32", "torch.float64", "torch.int64", "torch.int32", "torch.uint8",
+          "torch.int8", "torch.bool", "torch.float16"]
+DATA_CALLS = [f"torch.{name}({data}, dtype={dtype})" for data in DATA for dtype in DTYPES
+              for name in ("tensor", "as_tensor")]
+
 # what differs from run to run or is not set in memory: compared by shape and dtype alone
 _NOT_COMPARED_BY_VALUE = ("rand", "empty")
 
@@ -578,7 +592,7 @@ _NOT_COMPARED_BY_VALUE = ("rand", "empty")
 def _result(lib, source):
     """What evaluating ``source`` with ``torch`` standing for ``lib`` gives: its outcome, and for
     a tensor its shape, dtype, requires_grad and (unless random or uninitialised) values."""
-    names = {"torch": lib, "x": lib.arange(6.).reshape(2, 3), "i": lib.arange(6)}
+    names = {"torch": lib, "np": np, "x": lib.arange(6.).reshape(2, 3), "i": lib.arange(6)}
     made = []
     outcome = outcome_of(lambda: made.append(eval(source, names)))     # noqa: S307 (our cases)
     if outcome != "ok":
@@ -588,11 +602,11 @@ def _result(lib, source):
         return "ok", repr(value).replace("minigrad", "torch")
     shown = (tuple(value.shape), str(value.dtype).replace("minigrad", "torch"), value.requires_grad)
     if not any(word in source for word in _NOT_COMPARED_BY_VALUE):
-        shown += (value.tolist(),)
+        shown += (repr(value.tolist()),)      # (a repr: nan equals nan)
     return "ok", shown
 
 
-@pytest.mark.parametrize("source", CALLS + NARROW_CALLS + MODULE_TO_CALLS)
+@pytest.mark.parametrize("source", CALLS + NARROW_CALLS + MODULE_TO_CALLS + DATA_CALLS)
 def test_call_as_in_torch(source):
     assert _result(minigrad, source) == _result(torch, source)
 
