@@ -281,39 +281,36 @@ def check_device(device):
 
 
 # keyword arguments PyTorch's factories take that change nothing here at these values (the only
-# layout, pinned memory and memory format minigrad has), left out before the call
-_SAME_AS_LEFT_OUT = {"layout": ("torch.strided",), "pin_memory": (False,), "memory_format": (),
-                     "requires_grad": ()}
+# layout and pinned memory minigrad has; None for any of them, requires_grad=None included, is
+# the function's default), left out before a function that does not take them itself is called
+_SAME_AS_LEFT_OUT = {"layout": ("torch.strided",), "pin_memory": ("False",), "memory_format": (),
+                     "requires_grad": (), "device": ()}
 
 
 def _keywords_left_out(function, signatures):
-    """The keywords of ``signatures`` that ``function`` does not take itself, of those above."""
+    """The keywords of ``signatures`` that ``function`` does not take itself, of those above,
+    and requires_grad where PyTorch's signature takes None for it."""
     if signatures is None:
         return frozenset()
     try:
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return frozenset()
-    declared = {p.name for s in signatures.signatures for p in s.params}
-    left_out = {k for k in (*_SAME_AS_LEFT_OUT, "device") if k in declared and k not in parameters}
-    # (requires_grad=None: False, where PyTorch's signature takes None for it)
-    if any(p.name == "requires_grad" and p.allow_none for s in signatures.signatures for p in s.params):
+    declared = {p.name: p for s in signatures.signatures for p in s.params}
+    left_out = {k for k in _SAME_AS_LEFT_OUT if k in declared and k not in parameters}
+    if "requires_grad" in declared and declared["requires_grad"].allow_none:
         left_out.add("requires_grad")
     return frozenset(left_out)
 
 
 def _without_defaults(kwargs, left_out):
     """``kwargs`` without those keywords of ``left_out`` that hold None or a value that changes
-    nothing; requires_grad=None is False (PyTorch's bool? parameters)."""
+    nothing (a device, once the parse has read it: check_device)."""
     if kwargs.get("pin_memory") is True and "pin_memory" in left_out:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned "
                            "memory allocator is available on this system.")
-    # (a device is the CPU once the parse has read it: check_device)
-    kwargs = {k: v for k, v in kwargs.items() if k not in left_out or not (
-        v is None or k == "device" or str(v) in map(str, _SAME_AS_LEFT_OUT[k]))}
-    if "requires_grad" in kwargs and kwargs["requires_grad"] is None and "requires_grad" in left_out:
-        kwargs["requires_grad"] = False
-    return kwargs
+    return {k: v for k, v in kwargs.items() if k not in left_out or not (
+        v is None or k == "device" or str(v) in _SAME_AS_LEFT_OUT[k])}
 
 
 # functions PyTorch parses whose table entry minigrad does not follow yet, with the reason
