@@ -326,7 +326,11 @@ class Signatures:
         ``hidden``: it has signatures PyTorch does not print (deprecated ones), so a lone printed
         signature is reported as one of several; ``deprecated``: those of them PyTorch still
         takes (torch.add(x, 2, y)), tried after the others and never printed; ``symint``: the
-        names of its int parameters PyTorch declares SymInt, None if not known."""
+        names of its int parameters PyTorch declares SymInt (by default, those of torch.<name>:
+        its Tensor method and its other forms declare the same), None if not known."""
+        if symint is None:
+            from ._signature_table import SYMINT, SIGNATURES
+            symint = SYMINT.get(name, ()) if name in SIGNATURES else None
         self.name = name
         self.signatures = [_Signature(name, text, numbers_as_tensors, symint) for text in texts]
         self.deprecated = [_Signature(name, text, numbers_as_tensors, symint) for text in deprecated]
