@@ -103,11 +103,14 @@ def _check_storable(data, shape, kind, dim=0):
         if isinstance(data, _SEQUENCES):
             raise TypeError(f"must be real number, not {type(data).__name__}" if kind in "fc" else
                             f"'{type(data).__name__}' object cannot be interpreted as an integer")
-        if isinstance(data, Tensor) and (data.numel() != 1 or (kind not in "fc" and data.is_floating_point())):
-            hint = "\nminigrad hint: to join tensors into one, use minigrad.stack" if data.numel() != 1 else ""
-            if kind in "fc":
-                raise ValueError("only one element tensors can be converted to Python scalars" + hint)
-            raise TypeError("only integer tensors of a single element can be converted to an index" + hint)
+        if not isinstance(data, Tensor):
+            return
+        hint = "\nminigrad hint: to join tensors into one, use minigrad.stack" if data.numel() != 1 else ""
+        if kind in "fc" and hint:
+            raise ValueError("only one element tensors can be converted to Python scalars" + hint)
+        if kind not in "fc" and (hint or data.is_floating_point()):    # (read as an index)
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index" + hint)
         return
     if not isinstance(data, _SEQUENCES + (Tensor,)) or (isinstance(data, Tensor) and data.ndim == 0):
         raise TypeError("not a sequence")
@@ -397,7 +400,8 @@ def _integer_range(start, end, step, numpy_dtype):
 def _check_scalar_ends(name, start, end):
     """linspace and logspace take tensors for start and end, of one value each (0-d)."""
     # (naming each end given as a tensor, once one of them is not 0-d)
-    given = [(which, value) for which, value in (("start", start), ("end", end)) if isinstance(value, Tensor)]
+    given = [(which, value) for which, value in (("start", start), ("end", end))
+             if isinstance(value, Tensor)]
     wrong = [f"{which} with {value.ndim} dimension(s)" for which, value in given]
     if any(value.ndim != 0 for _, value in given):
         raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got "
@@ -471,7 +475,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _random_leaf(values, requires_grad)
 
 
-def randint(low=None, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+def randint(low=None, high=None, size=None, generator=None, dtype=None, device=None,
+            requires_grad=False):
     """Random integers in [low, high) (int64 unless ``dtype`` says otherwise)."""
     if low is None:                 # randint(high=5, size=(3,))
         low, high = high, None

@@ -497,8 +497,9 @@ class Module:
         """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``,
         ``model.to('cpu')``, ``model.to(other_tensor)`` (its dtype); returns self."""
         device, dtype = _parse_to(*args, **kwargs)
+        # (as PyTorch reads an index, 'cpu:0', 'cpu:01', '', ...)
         if isinstance(device, int) or (isinstance(device, str) and device.partition(":")[0] in ("cpu", "")):
-            check_device(device)          # (as PyTorch reads an index, 'cpu:0', 'cpu:01', ...)
+            check_device(device)
         elif device is not None and _device(device).type != "cpu":
             from ... import empty         # (as a tensor refuses to move there)
             empty(0).to(device)
