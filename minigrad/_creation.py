@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 from ._type_names import type_name
-from . import _dtype, random as _random
+from . import _dtype, _memory_format, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
 from ._memory_format import (contiguous_format, empty_laid_out_like, keep_zero_steps, row_major_steps,
@@ -21,6 +21,10 @@ from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
 from ._ops.blend import _fma
 from .autograd.graph import Node
+
+
+# what PyTorch reads as a sequence of values (its shape is read along the first items)
+_SEQUENCES = (list, tuple, range, bytearray)
 
 
 def _infer_numpy_dtype(data):
@@ -37,13 +41,7 @@ def _infer_numpy_dtype(data):
         return np.dtype(np.int64)
     if isinstance(data, float):
         return _dtype.DEFAULT_FLOAT
-    if isinstance(data, (list, tuple)):
-        if data and isinstance(data[0], str):
-            # PyTorch takes a string's characters for one more dimension of the shape...
-            raise ValueError("too many dimensions 'str'")
-        if any(isinstance(item, str) for item in data):
-            # ... and a string later in the list for a value it cannot store
-            raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, _SEQUENCES):
         kinds = [_infer_numpy_dtype(item) for item in data]
         if not kinds:
             return _dtype.DEFAULT_FLOAT
@@ -52,34 +50,80 @@ def _infer_numpy_dtype(data):
             # numpy float64 values inside the list keep float64; Python floats give float32
             wider = [k for k in floats if k != _dtype.DEFAULT_FLOAT]
             return max(wider, key=lambda k: k.itemsize) if wider else _dtype.DEFAULT_FLOAT
-        if any(k.kind in "iu" for k in kinds):
-            return np.dtype(np.int64)
+        integers = [k for k in kinds if k.kind in "iu"]
+        if integers:      # (Python ints are int64; numpy's keep their size: [np.int32(3)] is int32)
+            return np.result_type(*integers)
         return np.dtype(np.bool_)
-    if isinstance(data, str):
-        # a string inside a list looks like one more dimension to PyTorch; alone it is a bad type
+    if isinstance(data, (str, bytes)):
+        # (a string first in a list is one more dimension to PyTorch: _shape_along_first_items)
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     raise RuntimeError(
-        f"Could not infer dtype of {type(data).__name__}\n"
+        f"Could not infer dtype of {type_name(data)}\n"
         "minigrad hint: minigrad.tensor takes numbers, (nested) lists of numbers, numpy arrays "
         "or tensors.")
 
 
-def _to_nested_numbers(data):
-    """Lists may contain one-element tensors; turn them into numbers for numpy."""
+def _shape_along_first_items(data):
+    """The shape PyTorch reads off nested sequences: the lengths along the first items. A string
+    there is a sequence whose first item is itself, dimensions without end."""
+    shape, item = [], data
+    while isinstance(item, _SEQUENCES + (str, np.ndarray)):
+        if isinstance(item, str):
+            raise ValueError("too many dimensions 'str'")
+        if isinstance(item, np.ndarray):       # (a sequence too, whose own shape ends it)
+            if item.ndim == 0:
+                raise TypeError("len() of unsized object")
+            shape.extend(item.shape)
+            break
+        shape.append(len(item))
+        if not item:
+            break
+        item = item[0]
+    return shape
+
+
+def _to_nested_numbers(data, depth, ndim, float_tensors):
+    """Nested sequences as lists numpy reads: a tensor where a number belongs (depth ``ndim``)
+    gives its one value, elsewhere its values (a tensor of another size stays: _check_storable).
+    ``float_tensors`` gets True for a floating tensor where a number belongs."""
     if isinstance(data, Tensor):
-        return data._array
-    if isinstance(data, (list, tuple)):
-        items = [_to_nested_numbers(item) for item in data]
-        for item, original in zip(items, data):
-            if isinstance(original, Tensor) and original.numel() != 1:
-                raise ValueError("only one element tensors can be converted to Python scalars"
-                                 "\nminigrad hint: to join tensors into one, use minigrad.stack")
-        return items
+        if ndim is None or depth < ndim:
+            return data._array
+        if data._array.dtype.kind in "fc":
+            float_tensors.append(True)
+        return data._array.reshape(()) if data._array.size == 1 else data
+    if isinstance(data, _SEQUENCES):
+        return [_to_nested_numbers(item, depth + 1, ndim, float_tensors) for item in data]
     return data
+
+
+def _check_storable(data, shape, kind, dim=0):
+    """PyTorch's error for nested data that does not fill ``shape`` (in its order: it stores
+    the values one by one, reading each sequence as it goes)."""
+    if dim == len(shape):
+        if isinstance(data, _SEQUENCES):
+            raise TypeError(f"must be real number, not {type(data).__name__}" if kind in "fc" else
+                            f"'{type(data).__name__}' object cannot be interpreted as an integer")
+        if not isinstance(data, Tensor):
+            return
+        hint = "\nminigrad hint: to join tensors into one, use minigrad.stack" if data.numel() != 1 else ""
+        if kind in "fc" and hint:
+            raise ValueError("only one element tensors can be converted to Python scalars" + hint)
+        if kind not in "fc" and (hint or data.is_floating_point()):    # (read as an index)
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index" + hint)
+        return
+    if not isinstance(data, _SEQUENCES + (Tensor,)) or (isinstance(data, Tensor) and data.ndim == 0):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
+    for item in data:
+        _check_storable(item, shape, kind, dim + 1)
 
 
 def tensor_data_to_array(data, dtype=None):
     """A fresh numpy array (never shared with ``data``) of the right dtype."""
+    shape = _shape_along_first_items(data) if isinstance(data, _SEQUENCES) else None
     numpy_dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else _infer_numpy_dtype(data)
     if isinstance(data, np.ndarray):
         _dtype.from_numpy_dtype(data.dtype)          # raises for dtypes PyTorch does not store
@@ -90,15 +134,24 @@ def tensor_data_to_array(data, dtype=None):
         array = empty_laid_out_like(data, numpy_dtype)
         array[...] = data
         return array
-    numbers = _to_nested_numbers(data)
+    if shape is not None and 0 in shape:     # (nothing to store: PyTorch reads no further)
+        return np.zeros(shape, numpy_dtype)
+    float_tensors = []
+    numbers = _to_nested_numbers(data, 0, len(shape) if shape is not None else None, float_tensors)
     if numpy_dtype.kind in "iu":
         numbers = _as_integers(numbers, numpy_dtype, _dtype.from_numpy_dtype(numpy_dtype).name)
     try:
         array = np.array(numbers, dtype=numpy_dtype)
     except OverflowError:           # (a Python int past int64, for an inferred int64)
         raise ValueError("Overflow when unpacking long long") from None
-    except ValueError as error:
-        raise _ragged_error(data) or ValueError(f"could not make a tensor from this data ({error})") from None
+    except (ValueError, TypeError) as error:
+        array, numpy_error = None, error
+    # (a floating tensor is no integer's value to PyTorch, where numpy would cut it)
+    if shape is not None and (array is None or array.shape != tuple(shape) or (
+            float_tensors and numpy_dtype.kind in "iub")):
+        _check_storable(data, shape, numpy_dtype.kind)
+    if array is None:
+        raise ValueError(f"could not make a tensor from this data ({numpy_error})") from None
     if array.dtype == object:
         raise TypeError("minigrad.tensor needs numbers; got objects it cannot convert")
     return array
@@ -124,31 +177,6 @@ def _as_integers(numbers, numpy_dtype, name, unpacked=True):
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")
         return item % (info.max + 1) if item < 0 and info.min == 0 else item
     return checked(numbers)
-
-
-def _ragged_error(data):
-    """PyTorch's message for nested lists of different lengths (the first clash it meets).
-
-    Like PyTorch, take the shape from the first element at every depth, then
-    visit everything in order and report the first list whose length differs.
-    """
-    shape, first = [], data
-    while isinstance(first, (list, tuple)):
-        shape.append(len(first))
-        first = first[0] if first else None
-
-    def first_clash(items, dim):
-        if dim >= len(shape) or not isinstance(items, (list, tuple)):
-            return None
-        if len(items) != shape[dim]:
-            return ValueError(f"expected sequence of length {shape[dim]} at dim {dim} "
-                              f"(got {len(items)})")
-        for item in items:
-            error = first_clash(item, dim + 1)
-            if error is not None:
-                return error
-        return None
-    return first_clash(data, 0)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
@@ -268,21 +296,35 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
     return _leaf(np.ones(shape, dtype=_float_dtype(dtype)), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False):
-    """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible."""
+def empty(*size, dtype=None, device=None, requires_grad=False, memory_format=None):
+    """Like zeros: minigrad fills 'uninitialised' memory with zeros so runs are reproducible.
+    ``memory_format``: laid out in memory as it says (channels_last: channels innermost)."""
     _check_size_given("empty", size)
-    _size(size)
+    shape = _size(size)
     _check_flag("empty", requires_grad)
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    if memory_format is None or memory_format is _memory_format.contiguous_format:
+        return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    if memory_format is _memory_format.preserve_format:   # (nothing to preserve the layout of)
+        raise RuntimeError("unsupported memory format Preserve")
+    laid_out = _memory_format.copy_in_format(np.zeros(shape, dtype=_float_dtype(dtype)), memory_format)
+    return _leaf(laid_out, requires_grad, numpy_data=True)
 
 
 _MISSING = object()        # full(size) without a value: PyTorch's message, not Python's
+
+
+def _check_number(value):
+    """PyTorch reads a Python int given for a Number as a C++ 64-bit int, signed or unsigned."""
+    if isinstance(value, int) and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0 else
+                            "can't convert negative int to unsigned")
 
 
 def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``."""
     if fill_value is _MISSING:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
+    _check_number(fill_value)
     if not isinstance(fill_value, (int, float, bool, np.number, np.bool_, Tensor)):
         raise TypeError(f"full(): argument 'fill_value' (position 2) must be Number, not "
                         f"{type_name(fill_value)}")
@@ -302,11 +344,15 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
         raise TypeError(f"eye(): argument 'n' (position 1) must be int, not {type_name(n)}")
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     return _leaf(np.eye(n, m if m is not None else n, dtype=_float_dtype(dtype)), requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+def arange(start=None, end=None, step=1, dtype=None, device=None, requires_grad=False):
     """start, start+step, ... up to (not including) end; integers give an int64 tensor."""
+    if start is None and end is not None:       # arange(end=5)
+        start, end = end, None
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     if end is None:
         if not isinstance(start, (int, float, np.number, Tensor)):
@@ -316,8 +362,12 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if not all(isinstance(v, (int, float, np.number)) for v in values):
         raise invalid_combination("arange", given, {})
-    if step == 0:
+    for value in values:
+        _check_number(value)
+    if step == 0 or step != step:
         raise RuntimeError("step must be nonzero")
+    if not all(math.isfinite(v) for v in values[:2]):
+        raise RuntimeError(f"unsupported range: {values[0]:g} -> {values[1]:g}")
     if (values[1] - values[0]) * values[2] < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
@@ -348,10 +398,22 @@ def _integer_range(start, end, step, numpy_dtype):
     return (whole_start + positions * whole_step).astype(numpy_dtype)
 
 
+def _check_scalar_ends(name, start, end):
+    """linspace and logspace take tensors for start and end, of one value each (0-d)."""
+    # (naming each end given as a tensor, once one of them is not 0-d)
+    given = [(which, value) for which, value in (("start", start), ("end", end))
+             if isinstance(value, Tensor)]
+    wrong = [f"{which} with {value.ndim} dimension(s)" for which, value in given]
+    if any(value.ndim != 0 for _, value in given):
+        raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, but got "
+                           f"{' and '.join(wrong)}.")
+
+
 def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=False):
     """``steps`` evenly spaced values from start to end (both included)."""
     if steps is None:
         raise invalid_combination("linspace", (start, end), {})
+    _check_scalar_ends("linspace", start, end)
     if isinstance(steps, (int, np.integer)) and steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     numpy_dtype = np.dtype(_float_dtype(dtype))
@@ -414,8 +476,11 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     return _random_leaf(values, requires_grad)
 
 
-def randint(low, high=None, size=None, generator=None, dtype=None, device=None, requires_grad=False):
+def randint(low=None, high=None, size=None, generator=None, dtype=None, device=None,
+            requires_grad=False):
     """Random integers in [low, high) (int64 unless ``dtype`` says otherwise)."""
+    if low is None:                 # randint(high=5, size=(3,))
+        low, high = high, None
     if size is None and isinstance(high, (tuple, list)):    # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
@@ -450,8 +515,12 @@ def _check_integer_bounds(low, high, numpy_dtype):
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
-    dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    dtype = np.dtype(_dtype.to_numpy_dtype(dtype) if dtype is not None else np.int64)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     _refuse_dtype("randperm", dtype, "b")
+    if dtype.kind in "iu" and n - 1 > np.iinfo(dtype).max:    # (the largest value must fit)
+        raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
     return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
 
 
@@ -547,7 +616,11 @@ def bernoulli(input, p=None, *, generator=None):
 
 
 def _like(maker):
-    def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
+    def like(input, dtype=None, device=None, requires_grad=False, memory_format=None, **kwargs):
+        if memory_format not in (None, _memory_format.preserve_format):    # (a layout of its own)
+            out = maker(input.shape, dtype=dtype or input.dtype, **kwargs)
+            laid_out = _memory_format.copy_in_format(out._array, memory_format)
+            return batched_as(_leaf(laid_out, requires_grad, numpy_data=True), input)
         if maker in (rand, randn) and not _FuncTransforms.vmaps:
             return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
@@ -623,6 +696,7 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
     the exponents are counted from ``start`` for the first half and back from ``end`` for the
     second (so both ends are exact), in float64 (C++ promotes them there), and each power is
     taken in float64 too (C's ``pow``, which numpy calls as well), then rounded to the dtype."""
+    _check_scalar_ends("logspace", start, end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     numpy_dtype = np.dtype(_float_dtype(dtype))
@@ -650,6 +724,8 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
 def scalar_tensor(s, dtype=None, device=None, requires_grad=False):
     """A 0-d tensor holding the number ``s``: float32 (the default float dtype) unless ``dtype``
     says otherwise, even for an int or a bool."""
+    if isinstance(s, Tensor) and s.ndim == 0 and not s.requires_grad:
+        s = s.item()            # (a 0-d tensor stands for its number, as in PyTorch's parser)
     if not isinstance(s, (int, float, bool, np.number, np.bool_)):
         raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
                         f"{type_name(s)}")
@@ -689,6 +765,13 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False,
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
                            f"strides ({len(stride)})")
+    for n in size:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
+    # (PyTorch counts the memory in unsigned numbers: a step back past the start overflows)
+    if any(n > 1 and step < 0 for n, step in zip(size, stride)) and 0 not in size:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
     numpy_dtype = np.dtype(_float_dtype(dtype))
     length = 0 if 0 in size else 1 + sum((n - 1) * step for n, step in zip(size, stride))
     memory = np.zeros(length, dtype=numpy_dtype)

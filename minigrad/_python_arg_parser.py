@@ -88,7 +88,30 @@ def check_sizes(name, sizes):
             raise TypeError(
                 f"{name}(): argument 'size' failed to unpack the object at pos {position + 1} with "
                 f"error \"type must be tuple of ints,but got {_type_name(size)}\"")
+        if not -2**63 <= size < 2**63:
+            raise int64_overflow(name, "size", position)
     return tuple(int(s) for s in sizes)
+
+
+def int64_overflow(name, parameter, position):
+    """PyTorch's error for an int of a list of ints past a C++ long long (its message goes on
+    with the C++ stack of the failed conversion)."""
+    return TypeError(f"{name}(): argument '{parameter}' failed to unpack the object at pos "
+                     f"{position + 1} with error \"Overflow when unpacking long long\"")
+
+
+def check_storage_size(sizes, dtype):
+    """PyTorch's errors for sizes whose steps or count of bytes pass a C++ int64, before it tries
+    to allocate (its messages)."""
+    step = 1
+    for size in reversed(sizes[1:]):
+        step *= max(size, 1)
+        if step >= 2**63:
+            raise RuntimeError("Stride calculation overflowed")
+    itemsize = _dtype.to_numpy_dtype(dtype).itemsize if dtype is not None else 4
+    if math.prod(sizes) * itemsize >= 2**63:
+        shown = ", ".join(str(s) for s in sizes)
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{shown}]")
 
 
 def _allocation_error(sizes, dtype):
@@ -109,6 +132,10 @@ _CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int, bool), "Nu
                 "tuple of ints": (tuple, list)}
 
 
+# (the types of a parameter that takes anything, torch.tensor's data)
+_ANYTHING = frozenset({object})
+
+
 class _CheapLook:
     """What a correct call of one signature looks like, in exact types only: how many
     arguments, which keywords, which types at each position. A call that passes needs no
@@ -126,7 +153,8 @@ class _CheapLook:
         self.required = tuple((index, p.name) for index, p in enumerate(signature.params)
                               if not p.optional)
         for index, parameter in enumerate(signature.params):
-            types = frozenset(self._types(parameter, index + method, numbers_as_tensors))
+            types = self._types(parameter, index + method, numbers_as_tensors)
+            types = types if types is _ANYTHING else frozenset(types)
             if not parameter.keyword_only:
                 self.positional.append(types)
             # (and the position it would take: a keyword for an argument given by position is
@@ -141,6 +169,8 @@ class _CheapLook:
             types = set(TENSOR_TYPES)
             if numbers_as_tensors and index > 0:     # (a number first is made a tensor: a parse)
                 types |= {int, float, bool}
+        elif parameter.type_name == "object":
+            return _ANYTHING
         else:
             types = set(_CHEAP_TYPES.get(parameter.type_name, ()))
         if parameter.takes_one_int:
@@ -151,9 +181,15 @@ class _CheapLook:
 
     def passes(self, args, kwargs):
         """True if the call looks right at a glance (exact types, counts, known keywords)."""
+        if self.several_ints and args and type(args[0]) is int:     # (torch.ones(2, 3): one size)
+            if not _plain_list(args):
+                return False
+            args = (args,)
         if len(args) > self.max_positional or len(args) + len(kwargs) < self.fewest:
-            return self.several_ints and len(args) > 1 and not kwargs and _plain_list(args)
+            return False
         for value, types in zip(args, self.positional):
+            if types is _ANYTHING:
+                continue
             if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)):
                 return False
         if len(args) < len(self.required):
@@ -162,7 +198,9 @@ class _CheapLook:
                     return False
         for key, value in kwargs.items():
             types, index = self.keywords.get(key, (None, 0))
-            if types is None or type(value) not in types or index < len(args) or (
+            if types is _ANYTHING and index >= len(args):
+                continue
+            if types is None or types is _ANYTHING or type(value) not in types or index < len(args) or (
                     type(value) in (tuple, list) and not _plain_list(value)):
                 return False
         return True
@@ -195,6 +233,10 @@ def parse_as_pytorch(signatures, args, kwargs):
     if index >= len(signatures.signatures):
         return deprecated_call(signatures, signatures.deprecated[index - len(signatures.signatures)],
                                values, kwargs)
+    if values.converted:     # (ints given as integer tensors, torch.zeros(torch.tensor(3)): their values)
+        args, kwargs = values.as_called(kwargs)
+    if values.get("device") is not None:
+        check_device(values["device"])
     if (signatures.numbers_as_tensors and args and isinstance(args[0], _NUMBERS)
             and signatures.signatures[0].params[0].type_name == "Tensor"):
         from ._creation import tensor
@@ -225,18 +267,73 @@ def deprecated_call(signatures, used, values, kwargs):
     return args, keywords
 
 
+def check_device(device):
+    """A device= argument as PyTorch reads it (torch.zeros(2, device='cpu:0')), with its error
+    for one this CPU-only library cannot give (PyTorch's, as built without accelerators)."""
+    if isinstance(device, int):
+        raise RuntimeError("Device index must not be negative" if device < 0 else
+                           "Cannot access accelerator device when none is available.")
+    if not isinstance(device, str):
+        return              # (a minigrad device: the CPU)
+    if not device:
+        raise RuntimeError("Device string must not be empty")
+    kind, colon, index = device.partition(":")
+    if kind == "cpu":
+        if not colon or (index.isdigit() and index.isascii() and (index == "0" or index[0] != "0")):
+            return
+        raise RuntimeError(f"Invalid device string: '{device}'")
+    from ._tensor import _device_error
+    raise _device_error(device)
+
+
+# keyword arguments PyTorch's factories take that change nothing here at these values (the only
+# layout and pinned memory minigrad has; None for any of them, requires_grad=None included, is
+# the function's default), left out before a function that does not take them itself is called
+_SAME_AS_LEFT_OUT = {"layout": ("torch.strided",), "pin_memory": ("False",), "memory_format": (),
+                     "requires_grad": (), "device": ()}
+
+
+def _keywords_left_out(function, signatures):
+    """The keywords of ``signatures`` that ``function`` does not take itself, of those above,
+    and requires_grad where PyTorch's signature takes None for it."""
+    if signatures is None:
+        return frozenset()
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return frozenset()
+    declared = {p.name: p for s in signatures.signatures for p in s.params}
+    left_out = {k for k in _SAME_AS_LEFT_OUT if k in declared and k not in parameters}
+    if "requires_grad" in declared and declared["requires_grad"].allow_none:
+        left_out.add("requires_grad")
+    return frozenset(left_out)
+
+
+def _without_defaults(kwargs, left_out):
+    """``kwargs`` without those keywords of ``left_out`` that hold None or a value that changes
+    nothing (a device, once the parse has read it: check_device)."""
+    if kwargs.get("pin_memory") is True and "pin_memory" in left_out:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned "
+                           "memory allocator is available on this system.")
+    return {k: v for k, v in kwargs.items() if k not in left_out or not (
+        v is None or k == "device" or str(v) in _SAME_AS_LEFT_OUT[k])}
+
+
 # functions PyTorch parses whose table entry minigrad does not follow yet, with the reason
 NOT_PARSED = {}
 
 
 def pytorch_signatures(name):
     """PyTorch's signatures of torch.<name> (from _signature_table.py), None if not known."""
-    from ._signature_table import SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED
-    if name not in SIGNATURES or name in NOT_PARSED:
+    from ._signature_table import (SIGNATURES, NUMBERS_AS_TENSORS, HIDDEN, DEPRECATED, FACTORY_SIGNATURES,
+                                   SYMINT)
+    texts = SIGNATURES.get(name) or FACTORY_SIGNATURES.get(name)
+    if texts is None or name in NOT_PARSED:
         return None
     from ._signatures import Signatures
-    return Signatures(name, *SIGNATURES[name], numbers_as_tensors=name in NUMBERS_AS_TENSORS,
-                      hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()))
+    return Signatures(name, *texts, numbers_as_tensors=name in NUMBERS_AS_TENSORS,
+                      hidden=name in HIDDEN, deprecated=DEPRECATED.get(name, ()),
+                      symint=SYMINT.get(name, ()) if name in SIGNATURES else None)
 
 
 def torch_function_checked(function, name, parameters, out_rule=None):
@@ -263,17 +360,22 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
     writes_out_itself = None
     if signatures is not None:
         parameters = tuple(p for p in parameters if p[1] in (SIZE, TENSORS))
+    # (the keywords dropped where they change nothing: found at the first call too)
+    left_out = None
 
     @functools.wraps(function)
     def with_checked_arguments(*args, **kwargs):
-        nonlocal looks, writes_out_itself
+        nonlocal looks, writes_out_itself, left_out
         if refuse_uninitialized is not None:        # (a lazy module's parameter exists)
             refuse_uninitialized(_shown_as_pytorch(name, with_checked_arguments), args, kwargs)
         if signatures is not None:
             if looks is None:
                 looks = _cheap_looks(signatures)
+                left_out = _keywords_left_out(function, signatures)
             if looks and not _looks_right(looks, args, kwargs):
                 args, kwargs = parse_as_pytorch(signatures, args, kwargs)
+            if left_out and kwargs:
+                kwargs = _without_defaults(kwargs, left_out)
         if kwargs and "out" in kwargs:
             if writes_out_itself is None:
                 writes_out_itself = out_rule is None and _takes_out(function)
@@ -294,9 +396,13 @@ def checked(function, name, parameters, out_rule=None, signatures=None):
             if kind == SIZE:
                 args = (check_sizes(name, args),)
                 check_dtype(name, kwargs.get("dtype"))
+                if all(size >= 0 for size in args[0]):      # (a negative size: the function's error)
+                    check_storage_size(args[0], kwargs.get("dtype"))
                 try:
                     return function(*args, **kwargs)
-                except MemoryError:
+                except (MemoryError, ValueError) as error:     # (numpy's: "array is too big")
+                    if isinstance(error, ValueError) and "too big" not in str(error):
+                        raise
                     raise _allocation_error(args[0], kwargs.get("dtype")) from None
             if kind == TENSORS:
                 _check_tensor_list(name, value, position)
@@ -377,7 +483,7 @@ PARAMETERS = {
     **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn")},
     # no tensor arguments, but dtype= is checked
     **{name: () for name in ("tensor", "as_tensor", "full", "arange", "linspace", "eye",
-                             "randint")},
+                             "randint", "asarray")},
     **{name: _INPUT for name in ("zeros_like", "ones_like", "full_like", "empty_like",
                                  "rand_like", "randn_like")},
     # statistics, counting and differences

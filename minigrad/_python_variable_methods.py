@@ -161,6 +161,8 @@ def _parse(signatures, args, kwargs):
     if index >= len(signatures.signatures):
         return deprecated_call(signatures, signatures.deprecated[index - len(signatures.signatures)],
                                values, kwargs)
+    if values.converted:          # (integer tensors given for ints: the method gets the ints)
+        args, kwargs = values.as_called(kwargs)
     signature = signatures.signatures[index]
     if signature.varargs:
         name = signature.params[0].name

@@ -47,11 +47,11 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
          'Tensor input, tuple of ints dim=None, bool keepdim=False, *, Tensor out=None',
          'Tensor input, int dim, bool keepdim=False, *, Tensor out=None'),
  'arange': ('Number end, *, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, '
-            'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+            'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
             'Number start, Number end, *, torch.dtype dtype=None, torch.layout layout=None, '
-            'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+            'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
             'Number start, Number end, Number step=1, *, Tensor out=None, torch.dtype dtype=None, '
-            'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+            'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
             'requires_grad=False'),
  'arccos': ('Tensor input, *, Tensor out=None',),
  'arccos_': ('Tensor input',),
@@ -94,9 +94,9 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
              'Tensor input, Tensor batch1, Tensor batch2, torch.dtype out_dtype, *, Number beta=1, '
              'Number alpha=1, Tensor out=None'),
  'bartlett_window': ('int window_length, *, torch.dtype dtype=None, torch.layout layout=None, '
-                     'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                     'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                      'int window_length, bool periodic, *, torch.dtype dtype=None, torch.layout '
-                     'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                     'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                      'requires_grad=False'),
  'batch_norm': ('Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? '
                 'running_var, bool training, float momentum, float eps, bool cudnn_enabled',),
@@ -124,9 +124,9 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                  'Number self, Tensor other',
                  'Tensor input, Number other, *, Tensor out=None'),
  'blackman_window': ('int window_length, *, torch.dtype dtype=None, torch.layout layout=None, '
-                     'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                     'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                      'int window_length, bool periodic, *, torch.dtype dtype=None, torch.layout '
-                     'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                     'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                      'requires_grad=False'),
  'bmm': ('Tensor input, Tensor mat2, *, Tensor out=None',
          'Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out=None'),
@@ -247,14 +247,14 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'embedding': ('Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, '
                'bool sparse=False',),
  'empty_like': ('Tensor input, *, torch.memory_format memory_format=None, torch.dtype dtype=None, '
-                'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+                'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                 'requires_grad=False',),
  'empty_permuted': ('tuple of ints size, tuple of ints physical_layout, *, torch.dtype dtype=None, '
-                    'torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
-                    'bool requires_grad=False',),
+                    'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+                    'bool? requires_grad=False',),
  'empty_strided': ('tuple of ints size, tuple of ints stride, *, torch.dtype dtype=None, '
-                   'torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
-                   'bool requires_grad=False',),
+                   'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+                   'bool? requires_grad=False',),
  'eq': ('Tensor input, Tensor other, *, Tensor out=None',
         'Tensor input, Number other, *, Tensor out=None'),
  'equal': ('Tensor input, Tensor other',),
@@ -271,9 +271,9 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'expm1': ('Tensor input, *, Tensor out=None',),
  'expm1_': ('Tensor input',),
  'eye': ('int n, *, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, '
-         'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+         'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
          'int n, int m, *, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, '
-         'torch.device device=None, bool pin_memory=False, bool requires_grad=False'),
+         'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False'),
  'feature_alpha_dropout': ('Tensor input, float p, bool train',),
  'feature_alpha_dropout_': ('Tensor input, float p, bool train',),
  'feature_dropout': ('Tensor input, float p, bool train',),
@@ -301,8 +301,8 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'frexp': ('Tensor input, *, tuple of Tensors out=None',),
  'frobenius_norm': ('Tensor input, tuple of ints[1] dim, bool keepdim=False, *, Tensor out=None',),
  'full_like': ('Tensor input, Number fill_value, *, torch.memory_format memory_format=None, '
-               'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
-               'pin_memory=False, bool requires_grad=False',),
+               'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+               'pin_memory=False, bool? requires_grad=False',),
  'gather': ('Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor out=None',),
  'gcd': ('Tensor input, Tensor other, *, Tensor out=None',),
  'gcd_': ('Tensor input, Tensor other',),
@@ -328,20 +328,20 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'gt': ('Tensor input, Tensor other, *, Tensor out=None',
         'Tensor input, Number other, *, Tensor out=None'),
  'hamming_window': ('int window_length, *, torch.dtype dtype=None, torch.layout layout=None, '
-                    'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                    'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                     'int window_length, bool periodic, *, torch.dtype dtype=None, torch.layout '
-                    'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                    'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                     'requires_grad=False',
                     'int window_length, bool periodic, float alpha, *, torch.dtype dtype=None, '
-                    'torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
-                    'bool requires_grad=False',
+                    'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+                    'bool? requires_grad=False',
                     'int window_length, bool periodic, float alpha, float beta, *, torch.dtype '
-                    'dtype=None, torch.layout layout=None, torch.device device=None, bool '
-                    'pin_memory=False, bool requires_grad=False'),
+                    'dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+                    'pin_memory=False, bool? requires_grad=False'),
  'hann_window': ('int window_length, *, torch.dtype dtype=None, torch.layout layout=None, '
-                 'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                 'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                  'int window_length, bool periodic, *, torch.dtype dtype=None, torch.layout '
-                 'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                 'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                  'requires_grad=False'),
  'hardshrink': ('Tensor input, Number lambd=0.5, *, Tensor out=None',),
  'heaviside': ('Tensor input, Tensor values, *, Tensor out=None',),
@@ -401,13 +401,13 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'isposinf': ('Tensor input, *, Tensor out=None',),
  'isreal': ('Tensor input',),
  'kaiser_window': ('int window_length, *, torch.dtype dtype=None, torch.layout layout=None, '
-                   'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                   'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                    'int window_length, bool periodic, *, torch.dtype dtype=None, torch.layout '
-                   'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                   'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                    'requires_grad=False',
                    'int window_length, bool periodic, float beta, *, torch.dtype dtype=None, '
-                   'torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
-                   'bool requires_grad=False'),
+                   'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+                   'bool? requires_grad=False'),
  'kl_div': ('Tensor input, Tensor target, int reduction=1, *, bool log_target=False',),
  'kron': ('Tensor input, Tensor other, *, Tensor out=None',),
  'kthvalue': ('Tensor input, int k, int dim=-1, bool keepdim=False, *, tuple of Tensors out=None',),
@@ -427,16 +427,16 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                 'Tensor input, Number other, *, Tensor out=None'),
  'lgamma': ('Tensor input, *, Tensor out=None',),
  'linspace': ('Tensor start, Tensor end, int steps, *, Tensor out=None, torch.dtype dtype=None, '
-              'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+              'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
               'requires_grad=False',
               'Number start, Tensor end, int steps, *, Tensor out=None, torch.dtype dtype=None, '
-              'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+              'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
               'requires_grad=False',
               'Tensor start, Number end, int steps, *, Tensor out=None, torch.dtype dtype=None, '
-              'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+              'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
               'requires_grad=False',
               'Number start, Number end, int steps, *, Tensor out=None, torch.dtype dtype=None, '
-              'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+              'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
               'requires_grad=False'),
  'log': ('Tensor input, *, Tensor out=None',),
  'log10': ('Tensor input, *, Tensor out=None',),
@@ -458,17 +458,17 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'logit': ('Tensor input, float eps=None, *, Tensor out=None',),
  'logit_': ('Tensor input, float eps=None',),
  'logspace': ('Tensor start, Tensor end, int steps, float base=10.0, *, Tensor out=None, '
-              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
-              'pin_memory=False, bool requires_grad=False',
+              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+              'pin_memory=False, bool? requires_grad=False',
               'Number start, Tensor end, int steps, float base=10.0, *, Tensor out=None, '
-              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
-              'pin_memory=False, bool requires_grad=False',
+              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+              'pin_memory=False, bool? requires_grad=False',
               'Tensor start, Number end, int steps, float base=10.0, *, Tensor out=None, '
-              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
-              'pin_memory=False, bool requires_grad=False',
+              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+              'pin_memory=False, bool? requires_grad=False',
               'Number start, Number end, int steps, float base=10.0, *, Tensor out=None, '
-              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
-              'pin_memory=False, bool requires_grad=False'),
+              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+              'pin_memory=False, bool? requires_grad=False'),
  'logsumexp': ('Tensor input, tuple of ints[1] dim, bool keepdim=False, *, Tensor out=None',),
  'lt': ('Tensor input, Tensor other, *, Tensor out=None',
         'Tensor input, Number other, *, Tensor out=None'),
@@ -551,14 +551,14 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
             'float mean, Tensor std, *, torch.Generator generator=None, Tensor out=None',
             'float mean, float std, tuple of ints size, *, torch.Generator generator=None, Tensor '
             'out=None, torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '
-            'bool pin_memory=False, bool requires_grad=False'),
+            'bool? pin_memory=False, bool? requires_grad=False'),
  'not_equal': ('Tensor input, Tensor other, *, Tensor out=None',
                'Tensor input, Number other, *, Tensor out=None'),
  'nuclear_norm': ('Tensor input, tuple of ints[1] dim, bool keepdim=False, *, Tensor out=None',
                   'Tensor input, bool keepdim=False, *, Tensor out=None'),
  'numel': ('Tensor input',),
  'ones_like': ('Tensor input, *, torch.memory_format memory_format=None, torch.dtype dtype=None, '
-               'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+               'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                'requires_grad=False',),
  'orgqr': ('Tensor input, Tensor input2, *, Tensor out=None',),
  'ormqr': ('Tensor input, Tensor input2, Tensor input3, bool left=True, bool transpose=False, *, '
@@ -592,64 +592,65 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'rad2deg': ('Tensor input, *, Tensor out=None',),
  'rad2deg_': ('Tensor input',),
  'rand': ('tuple of ints size, *, torch.Generator? generator, Tensor out=None, torch.dtype '
-          'dtype=None, torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
-          'bool requires_grad=False',
+          'dtype=None, torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+          'bool? requires_grad=False',
           'tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '
-          'layout=None, torch.device device=None, bool pin_memory=False, bool requires_grad=False'),
+          'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
+          'requires_grad=False'),
  'rand_like': ('Tensor input, *, torch.Generator? generator, torch.memory_format '
                'memory_format=None, torch.dtype dtype=None, torch.layout layout=None, torch.device '
-               'device=None, bool pin_memory=False, bool requires_grad=False',
+               'device=None, bool? pin_memory=False, bool? requires_grad=False',
                'Tensor input, *, torch.memory_format memory_format=None, torch.dtype dtype=None, '
-               'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+               'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                'requires_grad=False'),
  'randint': ('int high, tuple of ints size, *, torch.Generator? generator, Tensor out=None, '
-             'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool '
-             'pin_memory=False, bool requires_grad=False',
+             'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+             'pin_memory=False, bool? requires_grad=False',
              'int high, tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, '
-             'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
              'requires_grad=False',
              'int low, int high, tuple of ints size, *, torch.Generator? generator, Tensor '
              'out=None, torch.dtype dtype=None, torch.layout layout=None, torch.device '
-             'device=None, bool pin_memory=False, bool requires_grad=False',
+             'device=None, bool? pin_memory=False, bool? requires_grad=False',
              'int low, int high, tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, '
-             'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
              'requires_grad=False'),
  'randint_like': ('Tensor input, int low, int high, *, torch.Generator? generator, '
                   'torch.memory_format memory_format=None, torch.dtype dtype=None, torch.layout '
-                  'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                  'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                   'requires_grad=False',
                   'Tensor input, int low, int high, *, torch.memory_format memory_format=None, '
                   'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '
-                  'bool pin_memory=False, bool requires_grad=False',
+                  'bool? pin_memory=False, bool? requires_grad=False',
                   'Tensor input, Tensor high, *, torch.Generator? generator, torch.memory_format '
                   'memory_format=None, torch.dtype dtype=None, torch.layout layout=None, '
-                  'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                  'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                   'Tensor input, Tensor high, *, torch.memory_format memory_format=None, '
                   'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '
-                  'bool pin_memory=False, bool requires_grad=False',
+                  'bool? pin_memory=False, bool? requires_grad=False',
                   'Tensor input, int high, *, torch.Generator? generator, torch.memory_format '
                   'memory_format=None, torch.dtype dtype=None, torch.layout layout=None, '
-                  'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                  'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                   'Tensor input, int high, *, torch.memory_format memory_format=None, torch.dtype '
-                  'dtype=None, torch.layout layout=None, torch.device device=None, bool '
-                  'pin_memory=False, bool requires_grad=False'),
+                  'dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+                  'pin_memory=False, bool? requires_grad=False'),
  'randn': ('tuple of ints size, *, torch.Generator? generator, Tensor out=None, torch.dtype '
-           'dtype=None, torch.layout layout=None, torch.device device=None, bool pin_memory=False, '
-           'bool requires_grad=False',
+           'dtype=None, torch.layout layout=None, torch.device device=None, bool? '
+           'pin_memory=False, bool? requires_grad=False',
            'tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '
-           'layout=None, torch.device device=None, bool pin_memory=False, bool '
+           'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
            'requires_grad=False'),
  'randn_like': ('Tensor input, *, torch.Generator? generator, torch.memory_format '
                 'memory_format=None, torch.dtype dtype=None, torch.layout layout=None, '
-                'torch.device device=None, bool pin_memory=False, bool requires_grad=False',
+                'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False',
                 'Tensor input, *, torch.memory_format memory_format=None, torch.dtype dtype=None, '
-                'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+                'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                 'requires_grad=False'),
  'randperm': ('int n, *, torch.Generator? generator, Tensor out=None, torch.dtype dtype=None, '
-              'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+              'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
               'requires_grad=False',
               'int n, *, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, '
-              'torch.device device=None, bool pin_memory=False, bool requires_grad=False'),
+              'torch.device device=None, bool? pin_memory=False, bool? requires_grad=False'),
  'range': ('Number start, Number end, Number step=1, *, Tensor out=None, torch.dtype dtype=None, '
            'torch.device device=None, bool requires_grad=False, bool pin_memory=False',),
  'ravel': ('Tensor input',),
@@ -688,7 +689,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'rsub': ('Tensor input, Tensor other, *, Number alpha=1',
           'Tensor input, Number other, Number alpha=1'),
  'scalar_tensor': ('Number s, *, torch.dtype dtype=None, torch.layout layout=None, torch.device '
-                   'device=None, bool pin_memory=False, bool requires_grad=False',),
+                   'device=None, bool? pin_memory=False, bool? requires_grad=False',),
  'scatter': ('Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None',
              'Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor out=None',
              'Tensor input, int dim, Tensor index, Number value, *, Tensor out=None',
@@ -781,13 +782,13 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
                       'unitriangular=False, *, tuple of Tensors out=None',),
  'tril': ('Tensor input, int diagonal=0, *, Tensor out=None',),
  'tril_indices': ('int row, int col, int offset=0, *, torch.dtype dtype=None, torch.layout '
-                  'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                  'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                   'requires_grad=False',),
  'triplet_margin_loss': ('Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float '
                          'p=2, float eps=1e-06, bool swap=False, int reduction=1',),
  'triu': ('Tensor input, int diagonal=0, *, Tensor out=None',),
  'triu_indices': ('int row, int col, int offset=0, *, torch.dtype dtype=None, torch.layout '
-                  'layout=None, torch.device device=None, bool pin_memory=False, bool '
+                  'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                   'requires_grad=False',),
  'true_divide': ('Tensor input, Tensor other, *, Tensor out=None', 'Tensor input, Number other'),
  'trunc': ('Tensor input, *, Tensor out=None',),
@@ -827,7 +828,7 @@ SIGNATURES = {'abs': ('Tensor input, *, Tensor out=None',),
  'xlogy_': ('Tensor input, Tensor other', 'Tensor input, Number other'),
  'zero_': ('Tensor input',),
  'zeros_like': ('Tensor input, *, torch.memory_format memory_format=None, torch.dtype dtype=None, '
-                'torch.layout layout=None, torch.device device=None, bool pin_memory=False, bool '
+                'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, bool? '
                 'requires_grad=False',)}
 
 # the functions whose Tensor parameters take a Python number too (torch.add(2, 3))
@@ -860,3 +861,85 @@ DEPRECATED = {'add': ('Tensor input, Number alpha, Tensor other, *, Tensor out=N
              'out=None',
              'Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None'),
  'sub': ('Tensor input, Number alpha, Tensor other, *, Tensor out=None',)}
+
+# name -> its int and int-list parameters PyTorch declares SymInt (a one-element integer
+# tensor of any shape counts as one such int; the others take a 0-d one alone)
+SYMINT = {'affine_grid_generator': ('size',),
+ 'as_strided': ('size', 'storage_offset', 'stride'),
+ 'as_strided_': ('size', 'storage_offset', 'stride'),
+ 'as_strided_copy': ('size', 'storage_offset', 'stride'),
+ 'as_strided_scatter': ('size', 'storage_offset', 'stride'),
+ 'bincount': ('minlength',),
+ 'broadcast_to': ('size',),
+ 'channel_shuffle': ('groups',),
+ 'constant_pad_nd': ('pad',),
+ 'conv1d': ('dilation', 'groups', 'padding', 'stride'),
+ 'conv2d': ('dilation', 'groups', 'padding', 'stride'),
+ 'conv3d': ('dilation', 'groups', 'padding', 'stride'),
+ 'conv_transpose1d': ('dilation', 'groups', 'output_padding', 'padding', 'stride'),
+ 'conv_transpose2d': ('dilation', 'groups', 'output_padding', 'padding', 'stride'),
+ 'conv_transpose3d': ('dilation', 'groups', 'output_padding', 'padding', 'stride'),
+ 'convolution': ('dilation', 'groups', 'output_padding', 'padding', 'stride'),
+ 'embedding': ('padding_idx',),
+ 'empty_permuted': ('size',),
+ 'empty_strided': ('size', 'stride'),
+ 'expand_copy': ('size',),
+ 'eye': ('m', 'n'),
+ 'kthvalue': ('k',),
+ 'layer_norm': ('normalized_shape',),
+ 'multinomial': ('num_samples',),
+ 'narrow': ('length', 'start'),
+ 'narrow_copy': ('length', 'start'),
+ 'native_channel_shuffle': ('groups',),
+ 'nonzero_static': ('size',),
+ 'normal': ('size',),
+ 'rand': ('size',),
+ 'randint': ('high', 'low', 'size'),
+ 'randint_like': ('high', 'low'),
+ 'randn': ('size',),
+ 'randperm': ('n',),
+ 'repeat_interleave': ('output_size', 'repeats'),
+ 'reshape': ('shape',),
+ 'rms_norm': ('normalized_shape',),
+ 'roll': ('shifts',),
+ 'select': ('index',),
+ 'select_copy': ('index',),
+ 'select_scatter': ('index',),
+ 'slice_copy': ('end', 'start', 'step'),
+ 'slice_scatter': ('end', 'start', 'step'),
+ 'split_copy': ('split_size',),
+ 'split_with_sizes': ('split_sizes',),
+ 'split_with_sizes_copy': ('split_sizes',),
+ 'tensor_split': ('indices', 'sections'),
+ 'tile': ('dims',),
+ 'topk': ('k',),
+ 'tril': ('diagonal',),
+ 'triu': ('diagonal',),
+ 'unflatten': ('sizes',),
+ 'unsafe_split': ('split_size',),
+ 'unsafe_split_with_sizes': ('split_sizes',),
+ 'view_copy': ('size',)}
+
+# the factories whose one printed signature the listings above cannot tell (their .pyi declares
+# `*size` and named-dimension overloads too, which PyTorch 2.13's parser does not offer), as
+# PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports
+# the first wrong one (torch.empty checks memory_format first); `object data` takes anything
+FACTORY_SIGNATURES = {
+    'asarray': ('object obj, *, torch.dtype? dtype=None, torch.device? device=None, bool? copy=None, '
+                'bool? requires_grad=False',),
+    'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),
+    'empty': ('tuple of ints size, *, torch.memory_format? memory_format=None, Tensor out=None, '
+              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '
+              'bool? pin_memory=False, bool? requires_grad=False',),
+    'full': ('tuple of ints size, Number fill_value, *, Tensor out=None, torch.dtype dtype=None, '
+             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '
+             'bool? requires_grad=False',),
+    'ones': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '
+             'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
+             'requires_grad=False',),
+    'tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None, bool '
+               'pin_memory=False, bool requires_grad=False',),
+    'zeros': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '
+              'layout=None, torch.device device=None, bool? pin_memory=False, bool? '
+              'requires_grad=False',),
+}

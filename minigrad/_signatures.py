@@ -30,6 +30,47 @@ def _is_int(value):
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _int_like(value):
+    """What PyTorch's parser takes for an int of a list of ints (a size, dims), or for the first
+    of several ints given one by one (x.view(t, 3)): an int, or a tensor of one element of an
+    integer or bool dtype, whatever its shape (torch.zeros(torch.tensor([3])))."""
+    if isinstance(value, Tensor):
+        return value._array.size == 1 and value._array.dtype.kind in "iub"
+    return _is_int(value)
+
+
+# the lists of ints PyTorch declares as SymInt[] (sizes, shifts): a bool tensor among them fails
+# as it is read (torch.zeros(torch.tensor(True))), where one among dims is taken for 0 or 1 (by
+# their names, where the signature's table does not tell: the Tensor methods)
+_SYMINT_LISTS = frozenset(("size", "shape", "sizes", "stride", "repeats", "shifts", "output_size"))
+_BOOL_FOR_SYMINT = ('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+                    'torch/csrc/utils/pybind.cpp":27, please report a bug to PyTorch. ')
+_NOT_INTEGRAL = ("Expected scalar.isIntegral( false) to be true, but got false.  (Could this error "
+                 "message be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+def _unpacked_int_list(name, parameter, value, symint):
+    """A list of ints as PyTorch reads it once its signature fits: each item an int (a bool after
+    the first one counts as 0 or 1: torch.zeros(2, True)), or a one-element integer tensor (its
+    value); anything else fails with PyTorch's message."""
+    ints = []
+    for item, element in enumerate(value):
+        if isinstance(element, Tensor) and _int_like(element):
+            if element._array.dtype.kind == "b" and symint:
+                raise RuntimeError(_NOT_INTEGRAL)
+            ints.append(int(element._array.reshape(-1)[0]))
+        elif isinstance(element, (int, np.integer)):
+            if not -2**63 <= element < 2**63:
+                from ._python_arg_parser import int64_overflow
+                raise int64_overflow(name, parameter, item)
+            ints.append(int(element))
+        else:
+            raise TypeError(f"{name}(): argument '{parameter}' failed to unpack the object at "
+                            f"pos {item + 1} with error \"type must be tuple of ints,but got "
+                            f"{_type_name(element)}\"")
+    return ints
+
+
 _PYTHON_NUMBERS = (int, float, complex, np.number, np.bool_)
 
 
@@ -43,7 +84,7 @@ def _is_number(value):
 def _is_int_list(value):
     """PyTorch's parser looks at the first element only (the others fail later, as they are
     unpacked: ``_unpack_error``)."""
-    return isinstance(value, (tuple, list)) and (not value or _is_int(value[0]))
+    return isinstance(value, (tuple, list)) and (not value or _int_like(value[0]))
 
 
 def _is_dtype(value):
@@ -73,7 +114,7 @@ _CHECKS = {
     "tuple of ints": _is_int_list,
     "tuple of floats": lambda v: isinstance(v, (tuple, list)) and all(_CHECKS["float"](x) for x in v),
     "ScalarType": lambda v: isinstance(v, _dtype.dtype),
-    "object": lambda v: True,           # (any value: the function itself reads it, as x.type does)
+    "object": lambda v: True,   # (any value, read by the function itself: x.type's, torch.tensor's data)
     "torch.dtype": _is_dtype,
     "str": lambda v: isinstance(v, str),
     "name": lambda v: isinstance(v, str),
@@ -99,6 +140,33 @@ def _described(value):
     return _type_name(value)
 
 
+class _Parsed(dict):
+    """The arguments by name, with where each was given (its position in ``args``, or the
+    keyword) and those read into ints (``converted``), so that a caller can pass them on as
+    PyTorch's parser hands them to the function."""
+
+    def __init__(self, args):
+        super().__init__()
+        self.args, self.given, self.converted = args, {}, set()
+
+    def convert(self, name, value):
+        self[name] = value
+        self.converted.add(name)
+
+    def as_called(self, kwargs):
+        """(args, kwargs) with the converted values in place of those given."""
+        if not self.converted:
+            return tuple(self.args), kwargs
+        args, kwargs = list(self.args), dict(kwargs)
+        for name in self.converted:
+            where = self.given[name]
+            if isinstance(where, int):
+                args[where] = self[name]
+            else:
+                kwargs[where] = self[name]
+        return tuple(args), kwargs
+
+
 class _Parameter:
     """One parameter: ``"int dim=-1"``, ``"bool? stable"`` (None allowed, no default), ...;
     ``keyword_only`` if it comes after the ``*``."""
@@ -115,8 +183,13 @@ class _Parameter:
         self.default = default
         self.keyword_only = keyword_only
 
+    symint = None     # (declared SymInt: True or False; None where not known)
+
     def check(self, value, numbers_as_tensors=False):
-        if self.takes_one_int and _is_int(value):
+        if isinstance(value, Tensor) and self.type_name == "int" and self.symint is not None:
+            # (SymInt: a one-element integer or bool tensor; int64: a 0-d integer one alone)
+            return _int_like(value) if self.symint else value.ndim == 0 and _is_int(value)
+        if self.takes_one_int and _int_like(value):
             return True
         if numbers_as_tensors and self.type_name == "Tensor" and isinstance(value, _PYTHON_NUMBERS):
             return True
@@ -127,7 +200,8 @@ class _Parameter:
 
 
 class _Signature:
-    def __init__(self, name, text, numbers_as_tensors=False):
+    def __init__(self, name, text, numbers_as_tensors=False, symint=None):
+        """``symint``: the names of its int parameters declared SymInt, None if not known."""
         self.name = name
         self.numbers_as_tensors = numbers_as_tensors
         self.params, keyword_only = [], False
@@ -136,6 +210,8 @@ class _Signature:
                 keyword_only = True
             else:
                 self.params.append(_Parameter(spec, keyword_only))
+                if symint is not None:
+                    self.params[-1].symint = self.params[-1].name in symint
         self.max_pos_args = sum(not p.keyword_only for p in self.params)
         self.min_args = sum(not p.optional for p in self.params)
         self.max_args = len(self.params)
@@ -157,21 +233,23 @@ class _Signature:
     def parse(self, args, kwargs, raise_error):
         """The arguments by name if they fit this signature; else None, or PyTorch's error for
         the first thing that does not fit when ``raise_error``."""
-        if self.varargs and args and _is_int(args[0]):
+        if self.varargs and args and _int_like(args[0]):
             args = (tuple(args),)
         if len(args) > self.max_pos_args:
             if raise_error:
                 raise self._extra_args(len(args))
             return None
-        values, position, remaining = {}, 0, len(kwargs)
+        values, position, remaining = _Parsed(args), 0, len(kwargs)
         for index, p in enumerate(self.params):
             value, by_keyword = _MISSING, False
             if position < len(args):
                 value = args[position]
+                values.given[p.name] = position
             elif kwargs:
                 for name in (p.name,) + _NUMPY_NAMES.get(p.name, ()):
                     if name in kwargs:
                         value = kwargs[name]
+                        values.given[p.name] = name
                         break
                 by_keyword = True
             if (value is _MISSING and p.optional) or (value is None and p.allow_none):
@@ -214,14 +292,20 @@ class _Signature:
                         raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
                 raise TypeError("invalid keyword arguments")
             return None
-        for p in self.params:         # the signature fits: now the int lists are unpacked
+        # the signature fits: now the ints are read, the last first (PyTorch reads them as it
+        # passes them on to its C++ function, whose arguments GCC evaluates from the right)
+        for p in reversed(self.params):
             value = values.get(p.name)
             if p.type_name == "tuple of ints" and isinstance(value, (tuple, list)):
-                for item, element in enumerate(value):
-                    if not _is_int(element):
-                        raise TypeError(f"{self.name}(): argument '{p.name}' failed to unpack the object at "
-                                        f"pos {item + 1} with error \"type must be tuple of ints,but got "
-                                        f"{_type_name(element)}\"")
+                symint = p.symint if p.symint is not None else p.name in _SYMINT_LISTS
+                ints = _unpacked_int_list(self.name, p.name, value, symint)
+                if any(type(v) is not int for v in value):     # (a tensor or numpy int among them)
+                    values.convert(p.name, tuple(ints))
+            elif isinstance(value, Tensor) and p.type_name in ("int", "tuple of ints"):
+                # (a one-element integer tensor given for an int: its value, x.sum(tensor(1)))
+                if p.type_name == "int" and value._array.dtype.kind == "b":
+                    raise RuntimeError(_BOOL_FOR_SYMINT)
+                values.convert(p.name, int(value._array.reshape(-1)[0]))
         return values
 
     def _extra_args(self, given):
@@ -237,13 +321,16 @@ class Signatures:
     """A function's signatures, in PyTorch's order, each as PyTorch declares it:
     ``Signatures("sort", "Tensor input, *, bool? stable, int dim=-1, ...", ...)``."""
 
-    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False, deprecated=()):
+    def __init__(self, name, *texts, numbers_as_tensors=False, hidden=False, deprecated=(), symint=None):
         """``numbers_as_tensors``: its Tensor parameters take Python numbers too (torch.add(2, 3));
         ``hidden``: it has signatures PyTorch does not print (deprecated ones), so a lone printed
         signature is reported as one of several; ``deprecated``: those of them PyTorch still
-        takes (torch.add(x, 2, y)), tried after the others and never printed."""
+        takes (torch.add(x, 2, y)), tried after the others and never printed; ``symint``: the
+        names of its int parameters PyTorch declares SymInt (by default, those of torch.<name>:
+        its Tensor method and its other forms declare the same), None if not known."""
         self.name = name
         self.texts, self.deprecated_texts = texts, tuple(deprecated)
+        self._symint = symint
         self.hidden = hidden or bool(deprecated)
         self.numbers_as_tensors = numbers_as_tensors
 
@@ -252,12 +339,21 @@ class Signatures:
     @functools.cached_property
     def signatures(self):
         """The printed signatures, read from their texts."""
-        return [_Signature(self.name, text, self.numbers_as_tensors) for text in self.texts]
+        return [_Signature(self.name, text, self.numbers_as_tensors, self.symint) for text in self.texts]
 
     @functools.cached_property
     def deprecated(self):
         """The deprecated signatures PyTorch still takes, read from their texts."""
-        return [_Signature(self.name, text, self.numbers_as_tensors) for text in self.deprecated_texts]
+        return [_Signature(self.name, text, self.numbers_as_tensors, self.symint)
+                for text in self.deprecated_texts]
+
+    @functools.cached_property
+    def symint(self):
+        """The names of the int parameters PyTorch declares SymInt (given, or torch.<name>'s)."""
+        if self._symint is not None:
+            return self._symint
+        from ._signature_table import SYMINT, SIGNATURES
+        return SYMINT.get(self.name, ()) if self.name in SIGNATURES else None
 
     def parse(self, args, kwargs):
         """(index of the signature that fits, the arguments by name), or PyTorch's TypeError; an

@@ -16,7 +16,6 @@ Left out, with the reason:
 - einsum's sublist format with a non-list label list: Python's own message then names the
   type (as above).
 - embedding and the other nn.functional functions: tests/test_functional_misuse_vs_torch.py.
-- ``Module.to('cpu:0')``: minigrad's device takes no index.
 """
 import collections
 import decimal

@@ -101,7 +101,7 @@ def _from_pyi(params):
         type_name = _display_type(annotation)
         if type_name == "tuple of ints" and annotation.startswith(("_int", "SymInt")):
             type_name += "[1]"
-        if default is None and annotation.endswith("| None"):
+        if (default is None or (default != "None" and type_name == "bool")) and annotation.endswith("| None"):
             type_name += "?"
         shown = f"{type_name} {'input' if name == 'self' else name}"
         parts.append(shown + ("" if default is None else f" = {default}"))
@@ -139,7 +139,10 @@ def _annotate(shown, overloads):
             annotation = params[index][1]
             if type_name == "tuple of ints" and annotation.startswith(("_int |", "_int|", "SymInt |")):
                 type_name += "[1]"
-            if not has_default and annotation.endswith("| None") and not type_name.endswith("?"):
+            # (a bool with a default that takes None too: the factories' pin_memory and
+            # requires_grad, `bool? requires_grad=False`; a Number's "| None" is not the parser's)
+            takes_none = not has_default or (default.strip() != "None" and type_name == "bool")
+            if takes_none and annotation.endswith("| None") and not type_name.endswith("?"):
                 type_name += "?"
         out.append(f"{type_name} {name}" + (f"={default}" if has_default else ""))
         index += 1
@@ -210,6 +213,21 @@ def table():
         if len(overloads[name]) > len(shown):
             hidden.add(name)
     return signatures, numbers, hidden
+
+
+def symint_parameters(names):
+    """name -> its int and int-list parameters the .pyi declares SymInt (``index: _int | SymInt``,
+    ``dims: Sequence[_int | SymInt]``): PyTorch's parser takes a one-element integer tensor of
+    any shape for such an int (and a bool one only to fail as it reads it), where an int64
+    parameter takes a 0-d integer tensor alone; a bool tensor in such a list fails as it is read."""
+    overloads = _pyi_overloads()
+    found = {}
+    for name in names:
+        symint = {("input" if p[0] == "self" else p[0]) for o in overloads.get(name, ()) for p in o
+                  if p[1].startswith(("_int | SymInt", "SymInt", "Sequence[_int | SymInt]"))}
+        if symint:
+            found[name] = tuple(sorted(symint))
+    return found
 
 
 # PyTorch's deprecated signatures (tools/autograd/deprecated.yaml): it takes them but prints
@@ -331,6 +349,10 @@ def write_method_table():
     (ROOT / "minigrad" / "_tensor_signature_table.py").write_text(text)
     print(len(signatures), "methods,", len(no_arguments), "without arguments")
 
+# Written as they are (facts checked against torch 2.13 by calling each with wrong keyword
+# arguments in turn): the factories whose one printed signature neither source tells.
+_FACTORIES = "\n# the factories whose one printed signature the listings above cannot tell (their .pyi declares\n# `*size` and named-dimension overloads too, which PyTorch 2.13's parser does not offer), as\n# PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports\n# the first wrong one (torch.empty checks memory_format first); `object data` takes anything\nFACTORY_SIGNATURES = {\n    'asarray': ('object obj, *, torch.dtype? dtype=None, torch.device? device=None, bool? copy=None, '\n                'bool? requires_grad=False',),\n    'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),\n    'empty': ('tuple of ints size, *, torch.memory_format? memory_format=None, Tensor out=None, '\n              'torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, '\n              'bool? pin_memory=False, bool? requires_grad=False',),\n    'full': ('tuple of ints size, Number fill_value, *, Tensor out=None, torch.dtype dtype=None, '\n             'torch.layout layout=None, torch.device device=None, bool? pin_memory=False, '\n             'bool? requires_grad=False',),\n    'ones': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n             'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n             'requires_grad=False',),\n    'tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None, bool '\n               'pin_memory=False, bool requires_grad=False',),\n    'zeros': ('tuple of ints size, *, Tensor out=None, torch.dtype dtype=None, torch.layout '\n              'layout=None, torch.device device=None, bool? pin_memory=False, bool? '\n              'requires_grad=False',),\n}\n"
+
 
 def main():
     signatures, numbers, hidden = table()
@@ -350,7 +372,11 @@ def main():
             f"HIDDEN = frozenset({pprint.pformat(sorted(hidden), width=100, compact=True)})\n\n"
             "# name -> its deprecated signatures, which PyTorch takes with a warning and never prints in\n"
             "# its errors (tools/autograd/deprecated.yaml)\n"
-            f"DEPRECATED = {pprint.pformat(deprecated_functions, width=100, sort_dicts=True)}\n")
+            f"DEPRECATED = {pprint.pformat(deprecated_functions, width=100, sort_dicts=True)}\n\n"
+            "# name -> its int and int-list parameters PyTorch declares SymInt (a one-element integer\n"
+            "# tensor of any shape counts as one such int; the others take a 0-d one alone)\n"
+            f"SYMINT = {pprint.pformat(symint_parameters(signatures), width=100, sort_dicts=True)}\n"
+            + _FACTORIES)
     (ROOT / "minigrad" / "_signature_table.py").write_text(text)
     print(len(signatures), "functions")
     write_method_table()

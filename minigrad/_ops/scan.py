@@ -9,7 +9,7 @@ import numpy as np
 
 from .._type_names import type_name
 from .. import _dtype, _vectorized_loop
-from .._tensor import _wrap, _normalize_dim
+from .._tensor import Tensor, _wrap, _normalize_dim
 from .._memory_format import row_major
 from ..autograd.graph import Node
 from ..autograd.grad_mode import _State
@@ -293,6 +293,10 @@ def narrow(input, dim, start, length):
 
     Gradient: grad placed back in those positions, zeros elsewhere.
     """
+    if isinstance(start, Tensor):     # (PyTorch's overload for a tensor start checks it first)
+        if start._array.ndim != 0 or start._array.dtype.kind not in "iu":
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start._array)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)

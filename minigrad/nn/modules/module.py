@@ -20,6 +20,7 @@ from typing import TypeVar
 from ... import _dtype
 from ..._global_settings import typename
 from ..._signatures import Signatures
+from ..._python_arg_parser import check_device
 from ..._tensor import Tensor, device as _device
 from ...autograd.grad_mode import no_grad
 from ...utils.hooks import RemovableHandle
@@ -496,10 +497,10 @@ class Module:
         """Only dtypes matter (minigrad runs on the CPU): ``model.to(torch.float64)``,
         ``model.to('cpu')``, ``model.to(other_tensor)`` (its dtype); returns self."""
         device, dtype = _parse_to(*args, **kwargs)
-        if isinstance(device, int):       # (an index means the accelerator's device)
-            raise RuntimeError("Device index must not be negative" if device < 0 else
-                               "Cannot access accelerator device when none is available.")
-        if device is not None and _device(device).type != "cpu":
+        # (as PyTorch reads an index, 'cpu:0', 'cpu:01', '', ...)
+        if isinstance(device, int) or (isinstance(device, str) and device.partition(":")[0] in ("cpu", "")):
+            check_device(device)
+        elif device is not None and _device(device).type != "cpu":
             from ... import empty         # (as a tensor refuses to move there)
             empty(0).to(device)
         if dtype is None:
