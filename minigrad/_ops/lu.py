@@ -64,19 +64,7 @@ def _unpack(lu):
 
 def _lu_arrays(A):
     """Gaussian elimination of each m x n matrix (square or not): packed LU, pivots, info."""
-    array = A._array
-    m, n = array.shape[-2], array.shape[-1]
-    if m == n:
-        return lu_factor_arrays(array)
-    # a rectangular matrix: eliminate in a square one padded with zeros (its extra rows or
-    # columns take part in nothing: only the first min(m, n) steps are kept)
-    size = max(m, n)
-    padded = np.zeros(array.shape[:-2] + (size, size), dtype=array.dtype)
-    padded[..., :m, :n] = array
-    lu, pivots, info = lu_factor_arrays(padded)
-    k = min(m, n)
-    info = np.where((info > 0) & (info <= k), info, 0).astype(np.int32)
-    return lu[..., :m, :n], np.ascontiguousarray(pivots[..., :k]), info
+    return lu_factor_arrays(A._array)
 
 
 def lu_gradient(P, L, U, grad_L, grad_U):
