@@ -250,19 +250,10 @@ def _lu_solve_transposed(lu, pivots, b):
 
 
 def _inverse_arrays(array, lu, pivots, info):
-    """A^-1 for each matrix: numpy's, and for a singular one what LU gives (inf, nan)."""
-    if not np.any(info):
-        return np.linalg.inv(array)
+    """A^-1 for each matrix as PyTorch computes it: A X = I solved with A's LU factors, in
+    MKL's order (a singular matrix gives inf and nan, as LAPACK's solve does)."""
     n = array.shape[-1]
-    flat_a, flat_lu = array.reshape((-1, n, n)), lu.reshape((-1, n, n))
-    flat_p, flat_info = pivots.reshape((-1, n)), info.reshape(-1)
-    inverses = np.empty_like(flat_a)
-    for i in range(flat_a.shape[0]):
-        if flat_info[i]:
-            inverses[i] = _lu_solve(flat_lu[i], flat_p[i], np.eye(n, dtype=array.dtype))
-        else:
-            inverses[i] = np.linalg.inv(flat_a[i])
-    return inverses.reshape(array.shape)
+    return lu_solve_like_pytorch(lu, pivots, np.broadcast_to(np.eye(n, dtype=array.dtype), array.shape))
 
 
 def _singular_inverse_message(position):
@@ -591,10 +582,10 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
             raise_for_info("torch.linalg.solve", info, True,
                            lambda _: "The solver failed because the input matrix is singular.")
         raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.")
-    if not left:                                # X A = B is A^T X^T = B^T
-        x = np.swapaxes(_solve_arrays(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    if not left:                                # X A = B is A^T X^T = B^T (A's factors)
+        x = np.swapaxes(_solve_arrays(lu, pivots, np.swapaxes(b, -1, -2), transposed=True), -1, -2)
     else:
-        x = _solve_arrays(a, b)
+        x = _solve_arrays(lu, pivots, b)
     if vector_case:        # (a batch of vectors comes as one column-major matrix, as PyTorch's)
         x = np.asfortranarray(x[..., 0], dtype=a.dtype)
     else:
@@ -607,20 +598,13 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
     return kernel_writes("solve_ex", linalg_solve_ex(out, plain_output(np.asarray(info, dtype=np.int32), A, B)), A, B)
 
 
-def _solve_arrays(a, b):
-    """numpy's solve, broadcasting the batch dims; a singular matrix gives inf/nan via its LU."""
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a = np.broadcast_to(a, batch + a.shape[-2:])
-    b = np.broadcast_to(b, batch + b.shape[-2:])
-    try:
-        return np.linalg.solve(a, b)
-    except np.linalg.LinAlgError:
-        lu, pivots, _ = lu_factor(a)
-        n = a.shape[-1]
-        flat_lu, flat_p = lu.reshape((-1, n, n)), pivots.reshape((-1, n))
-        flat_b = b.reshape((-1,) + b.shape[-2:])
-        return np.stack([_lu_solve(flat_lu[i], flat_p[i], flat_b[i])
-                         for i in range(flat_lu.shape[0])]).reshape(b.shape)
+def _solve_arrays(lu, pivots, b, transposed=False):
+    """X with A X = b (``transposed``: A^T X = b) from A's LU factors, as PyTorch's solve does
+    (getrs, in MKL's order), broadcasting the batch dims; a singular matrix gives inf and nan."""
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    lu = np.broadcast_to(lu, batch + lu.shape[-2:])
+    pivots = np.broadcast_to(pivots, batch + pivots.shape[-1:])
+    return lu_solve_like_pytorch(lu, pivots, np.broadcast_to(b, batch + b.shape[-2:]), transposed)
 
 
 def solve(A, B, *, left=True):
