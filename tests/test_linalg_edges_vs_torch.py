@@ -134,9 +134,9 @@ def test_det_create_graph_gradient_as_torch(name, dtype):
     assert graph_m == graph_t
 
 
-@pytest.mark.parametrize("name", ["rank1", "rank1_3x3", "zero_row", "negative_zeros",
-                                  "invertible", "batch_singular_first", "batch_singular_last",
-                                  "one_by_one"])
+@pytest.mark.parametrize("name", ["rank1", "rank2", "rank1_3x3", "zero_row", "negative_zeros",
+                                  "cofactors_only", "invertible", "batch_singular_first",
+                                  "batch_singular_last", "one_by_one"])
 def test_det_gradgradcheck_where_torch_passes(name):
     a = NEAR_SINGULAR[name]
     x = torch.tensor(a, dtype=torch.float64, requires_grad=True)

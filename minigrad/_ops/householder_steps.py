@@ -15,9 +15,9 @@ reflection H = I - tau v v^T (larfg):
 then the columns to the right, C, are reflected (larf): w = C^T v, the rows added from the
 top, and C - v (tau w). An x of zeros gives tau = 0 and no reflection.
 
-Each order of the additions rounds its own way: this one gives MKL's float32 bits for small
-matrices (all of them up to 4 x 4, most up to about 16 rows; MKL works in blocks, and its
-norm another way, for larger ones, where the results agree to rounding). MKL's float64
+Each order of the additions rounds its own way: this one gives MKL's float32 bits for nearly
+every matrix up to 4 x 4 and most up to about 16 rows (a norm now and then rounds the other
+way; MKL works in blocks for larger ones, where the results agree to rounding). MKL's float64
 routine takes other steps (not found yet): float64 stays with numpy's LAPACK.
 """
 import numpy as np
