@@ -27,7 +27,8 @@ from ..autograd.graph import Node, SavedOutput, attach_outputs, connect, keep_se
 from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from ..autograd.grad_mode import _State
-from .._functorch import seeing_through_vmap
+from ..autograd.function import _FuncTransforms
+from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
@@ -311,6 +312,10 @@ class LinalgDetBackward0(Node):
             return (None,)
         if A.shape[-1] == 1:
             return (grad.unsqueeze(-1).unsqueeze(-1).expand(A.shape),)
+        if _FuncTransforms.depth or _GradLevels.differentiating is not None:
+            # inside torch.func transforms PyTorch's tensors are wrapped ("subclass-like"),
+            # and its formula then takes the SVD for every matrix: no data-dependent choice
+            return (_adjugate_by_svd(A, grad),)
         if not _State.enabled:
             return (_wrap(_det_gradient_by_lu(A, LU._array, pivots._array, (grad * det)._array)),)
         from .diagonals import diag_embed
