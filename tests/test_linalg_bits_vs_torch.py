@@ -117,3 +117,11 @@ def test_float32_geqrf_of_zero_columns_and_empty_matrices():
               np.zeros((0, 3), np.float32), np.zeros((3, 0), np.float32)):
         for t, m in zip(torch.geqrf(torch.from_numpy(a)), minigrad.geqrf(minigrad.from_numpy(a))):
             _same_bits(t, m)
+
+
+# (float32 differs where numpy's float32 log differs from PyTorch's vectorized one)
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 16])
+def test_float64_slogdet_bit_for_bit(n):
+    for a in _matrices((2, n, n), "float64", 6, seed=50 + n):
+        for t, m in zip(torch.linalg.slogdet(torch.from_numpy(a)), minigrad.linalg.slogdet(minigrad.from_numpy(a))):
+            _same_bits(t, m)

@@ -32,6 +32,7 @@ from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
+from .._cascade_sum import pytorch_sum
 
 
 class _LinAlgError(RuntimeError):
@@ -278,7 +279,11 @@ def _slogdet_from_lu(lu, pivots):
     swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
     sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype) * np.prod(np.sign(diagonal), axis=-1)
     with np.errstate(divide="ignore"):
-        logabsdet = np.sum(np.log(np.abs(diagonal)), axis=-1)
+        logs = np.ascontiguousarray(np.log(np.abs(diagonal)))
+    # (the logs added up in the order of PyTorch's sum, where minigrad knows it)
+    logabsdet = pytorch_sum(logs, (logs.ndim - 1,), False)
+    if logabsdet is None:
+        logabsdet = np.sum(logs, axis=-1)
     return np.asarray(sign, dtype=lu.dtype), np.asarray(logabsdet, dtype=lu.dtype)
 
 
