@@ -125,3 +125,16 @@ def test_float64_slogdet_bit_for_bit(n):
     for a in _matrices((2, n, n), "float64", 6, seed=50 + n):
         for t, m in zip(torch.linalg.slogdet(torch.from_numpy(a)), minigrad.linalg.slogdet(minigrad.from_numpy(a))):
             _same_bits(t, m)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n, by_columns", [(n, False) for n in (2, 3, 4, 5, 8)] +
+                         [(n, True) for n in (2, 3, 4)])
+def test_slogdet_gradient_bit_for_bit(n, by_columns, dtype):
+    for a in _matrices((n, n), dtype, 6, seed=60 + n):
+        grads = []
+        for L in (torch, minigrad):
+            x = L.tensor(a, requires_grad=True)
+            L.linalg.slogdet(x.mT if by_columns else x).logabsdet.backward()
+            grads.append(x.grad)
+        _same_bits(*grads)

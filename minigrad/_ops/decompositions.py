@@ -212,45 +212,6 @@ def lu_factor(array):
     return lu.reshape(array.shape), pivots.reshape(batch + (steps,)), info.reshape(batch)
 
 
-def _lu_solve(lu, pivots, b):
-    """Solve A x = b with A's LU factorization, for matrices where numpy refuses (singular:
-    the division by a zero pivot gives inf and nan, as LAPACK's does)."""
-    n = lu.shape[-1]
-    x = np.array(b, dtype=lu.dtype, copy=True)
-    for k in range(n):                          # the same row swaps as A's
-        p = pivots[k] - 1
-        x[[k, p]] = x[[p, k]]
-    for k in range(n):                          # L y = P b (1s on L's diagonal)
-        x[k + 1:] -= np.outer(lu[k + 1:, k], x[k])
-    for k in reversed(range(n)):                # U x = y
-        x[k] /= lu[k, k]
-        x[:k] -= np.outer(lu[:k, k], x[k])
-    return x
-
-
-def _lu_solve_transposed(lu, pivots, b):
-    """Solve A^T x = b with A's LU factorization as LAPACK's getrs('T') does: U^T y = b, then
-    L^T z = y (1s on L's diagonal), then A's row swaps undone, the last first. A zero pivot
-    gives inf and nan, no error."""
-    n = lu.shape[-1]
-    x = np.array(b, dtype=lu.dtype, copy=True)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for i in range(n):                      # U^T is lower triangular: from the top
-            row = x[i].copy()
-            for k in range(i):
-                row = row - lu[k, i] * x[k]
-            x[i] = row / lu[i, i]
-        for i in reversed(range(n)):            # L^T is upper triangular: from the bottom
-            row = x[i].copy()
-            for k in range(i + 1, n):
-                row = row - lu[k, i] * x[k]
-            x[i] = row
-    for k in reversed(range(n)):
-        p = pivots[k] - 1
-        x[[k, p]] = x[[p, k]]
-    return x
-
-
 def _inverse_arrays(array, lu, pivots, info):
     """A^-1 for each matrix as PyTorch computes it: A X = I solved with A's LU factors, in
     MKL's order (a singular matrix gives inf and nan, as LAPACK's solve does)."""
@@ -422,25 +383,12 @@ class LinalgSlogdetBackward0(Node):
             eye = _wrap(np.eye(n, dtype=A._array.dtype))
             return (solve(A.mT, _as_matrix_scale(grad_logabsdet) * eye),)
         # the same solve, without history and without its error (a singular A gives inf and
-        # nan), laid out by columns: LAPACK factors A^T as PyTorch hands it over, or, if that
-        # is laid out by rows (A by columns), A itself, then solves with the transpose
+        # nan), with the LU factors of the forward pass (of A^T for a row-major A, else of A,
+        # solved transposed) in MKL's order, as PyTorch's lu_solve
         array = A._array
-        by_columns = np.swapaxes(array, -1, -2).flags.c_contiguous and not array.flags.c_contiguous
-        transposed = np.swapaxes(array, -1, -2)
         rhs = grad_logabsdet._array[..., None, None] * np.eye(n, dtype=array.dtype)
-        lu, pivots, info = lu_factor(array if by_columns else transposed)
-        values = np.empty_like(transposed)
-        by_lu = info > 0             # (numpy's solve for the others, unless it finds one singular)
-        if not np.all(by_lu):
-            try:
-                values[...] = np.linalg.solve(np.where(by_lu[..., None, None], np.eye(n, dtype=array.dtype),
-                                                       transposed), rhs)
-            except np.linalg.LinAlgError:
-                by_lu = np.ones(info.shape, dtype=bool)
-        solve_with_lu = _lu_solve_transposed if by_columns else _lu_solve
-        for index in np.ndindex(info.shape):
-            if by_lu[index]:
-                values[index] = solve_with_lu(lu[index], pivots[index], rhs[index])
+        lu, pivots, _ = lu_factor(_as_lapack_sees_it(array))
+        values = _solve_arrays(lu, pivots, rhs, transposed=not array.flags.c_contiguous)
         return (_wrap(lapack_layout(values)),)
 
 
