@@ -1,11 +1,10 @@
 """A solve with LU factors in the order of PyTorch's CPU kernel (LAPACK's getrs from MKL).
 
 Mathematically every order of the additions gives X with P L U X = B; in floating point
-each order rounds its own way, and where the answer is 0 the order decides its sign. det's
-gradient is such a solve (``linalg_lu_solve`` with the forward pass's factors), so to give
-PyTorch's bits, and its signs of zero at singular matrices, minigrad adds in MKL's order,
-found by comparing det's gradients with PyTorch's on many matrices (their right-hand side
-is a diagonal matrix):
+each order rounds its own way, and where the answer is 0 the order decides its sign.
+linalg.solve, inv, lu_solve and the gradients of det and slogdet are such solves, so to
+give PyTorch's bits, and its signs of zero at singular matrices, minigrad adds in MKL's
+order, found by comparing their results with PyTorch's on many random matrices:
 
 * ``A X = B`` (P L U X = B): the row swaps, then L y = P b row by row (each row's known
   terms summed from the left, then subtracted), then U x = y from the bottom row up, each
@@ -20,8 +19,7 @@ is a diagonal matrix):
 These give MKL's bits with MKL's factors (see decompositions.lu_factor): for any right-hand
 side up to 8 x 8, and for a single column at any size (up to 4 x 4 for the transposed
 solve); others agree to rounding (MKL's kernels for several columns of a larger matrix, and
-for the transposed solve from 5 x 5 on, add in an order not found yet). ``linalg.solve``
-stays with numpy's LAPACK.
+for the transposed solve from 5 x 5 on, add in an order not found yet).
 """
 import numpy as np
 
