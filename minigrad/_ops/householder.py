@@ -137,7 +137,9 @@ def geqrf(input):
     batch = a.shape[:-2]
     m, n = a.shape[-2], a.shape[-1]
     flat = a.reshape((-1, m, n) if a.size else (int(np.prod(batch)), m, n))
-    if a.dtype == np.float32:       # sgeqrf's own steps in float32 (numpy's work in float64)
+    # sgeqrf's own steps in float32 (numpy's LAPACK works in float64), for the sizes where they
+    # give MKL's bits (one Python step per entry: larger matrices go to numpy, to rounding)
+    if a.dtype == np.float32 and m * n <= 4096:
         out_a, out_tau = geqrf_arrays(flat)
     else:
         out_a = np.empty_like(flat)
