@@ -134,9 +134,9 @@ def test_det_create_graph_gradient_as_torch(name, dtype):
     assert graph_m == graph_t
 
 
-@pytest.mark.parametrize("name", ["rank1", "rank1_3x3", "zero_row", "negative_zeros",
-                                  "invertible", "batch_singular_first", "batch_singular_last",
-                                  "one_by_one"])
+@pytest.mark.parametrize("name", ["rank1", "rank2", "rank1_3x3", "zero_row", "negative_zeros",
+                                  "cofactors_only", "invertible", "batch_singular_first",
+                                  "batch_singular_last", "one_by_one"])
 def test_det_gradgradcheck_where_torch_passes(name):
     a = NEAR_SINGULAR[name]
     x = torch.tensor(a, dtype=torch.float64, requires_grad=True)
@@ -234,3 +234,23 @@ def test_det_forward_mode_at_singular_matrices(name):
         results.append((value.numpy(), derivative.numpy()))
     np.testing.assert_allclose(results[1][0], results[0][0], atol=1e-12)
     np.testing.assert_allclose(results[1][1], results[0][1], atol=1e-9)
+
+
+# --- det's gradient inside torch.func transforms ------------------------------------------------
+
+@pytest.mark.parametrize("name", ["invertible", "rank2", "batch_singular_last"])
+def test_det_gradient_inside_func_transforms_takes_the_svd(name):
+    # (PyTorch's tensors are wrapped there, and its formula takes the SVD for every matrix)
+    a = NEAR_SINGULAR[name]
+    results = []
+    for L in (torch, minigrad):
+        x = L.tensor(a, dtype=L.float64, requires_grad=True)
+        fn = (lambda m: L.linalg.det(m).sum()) if x.ndim > 2 else L.linalg.det
+        g = L.func.grad(fn)(x)
+        batched = L.func.vmap(L.func.grad(L.linalg.det))(x if x.ndim > 2 else x[None])
+        results.append((g.detach().numpy(), batched.detach().numpy(), _chain(g.grad_fn)))
+    (g_t, b_t, chain_t), (g_m, b_m, chain_m) = results
+    np.testing.assert_allclose(g_m, g_t, atol=1e-12)
+    np.testing.assert_allclose(b_m, b_t, atol=1e-12)
+    if len(np.shape(a)) == 2:   # (a batch's matmul records ReshapeAliasBackward0 where PyTorch's View)
+        assert chain_m == chain_t

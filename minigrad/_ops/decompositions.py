@@ -27,10 +27,12 @@ from ..autograd.graph import Node, SavedOutput, attach_outputs, connect, keep_se
 from ..autograd.graph import _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.forward_ad import _DualLevel, _paused, _set_tangent, input_tangents
 from ..autograd.grad_mode import _State
-from .._functorch import seeing_through_vmap
+from ..autograd.function import _FuncTransforms
+from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
+from .._cascade_sum import pytorch_sum
 
 
 class _LinAlgError(RuntimeError):
@@ -171,83 +173,50 @@ def zeros_if_none(grad, like):
 def lu_factor(array):
     """Gaussian elimination with partial pivoting, as LAPACK's getrf: returns LU (L below the
     diagonal, with 1s not stored; U on and above it), the pivots (1-based row swaps, int32)
-    and info (0, or the first position whose pivot is exactly 0: a singular matrix)."""
-    n = array.shape[-1]
+    and info (0, or the first position whose pivot is exactly 0: a singular matrix).
+
+    Each m x n matrix (square or not) is eliminated column by column, in the order of the
+    getrf that PyTorch's CPU build calls (MKL's, found by comparing the bits of its factors):
+    the column below the pivot is scaled by the reciprocal of the pivot (one rounding more
+    than a division), except in a square matrix of at most 4 x 4, whose step with a single
+    number below the pivot divides; then the rank-1 update of the rest, one column at a
+    time. This gives MKL's factors to the bit up to 16 x 16; MKL works in blocks beyond."""
+    m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
-    if array.size == 0:                 # no matrices, or 0 x 0 ones: nothing to eliminate
-        return array.copy(), np.zeros(batch + (n,), dtype=np.int32), np.zeros(batch, dtype=np.int32)
-    lu = np.array(array, copy=True).reshape((-1, n, n))
+    steps = min(m, n)
+    if array.size == 0:                 # no matrices, or empty ones: nothing to eliminate
+        return (array.copy(), np.zeros(batch + (steps,), dtype=np.int32),
+                np.zeros(batch, dtype=np.int32))
+    lu = np.array(array, copy=True).reshape((-1, m, n))
     count = lu.shape[0]
-    pivots = np.zeros((count, n), dtype=np.int32)
+    pivots = np.zeros((count, steps), dtype=np.int32)
     info = np.zeros(count, dtype=np.int32)
     every = np.arange(count)
-    for k in range(n):
-        p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1) if n else k
-        pivots[:, k] = p + 1
-        row_k, row_p = lu[every, k].copy(), lu[every, p].copy()
-        lu[every, k], lu[every, p] = row_p, row_k
-        pivot = lu[:, k, k]
-        zero = pivot == 0
-        info[(info == 0) & zero] = k + 1
-        # (a zero pivot means the column below is all zero too: nothing to eliminate)
-        lu[:, k + 1:, k] /= np.where(zero, 1, pivot)[:, None]
-        lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k:k + 1] * lu[:, k:k + 1, k + 1:]
-    return lu.reshape(array.shape), pivots.reshape(batch + (n,)), info.reshape(batch)
-
-
-def _lu_solve(lu, pivots, b):
-    """Solve A x = b with A's LU factorization, for matrices where numpy refuses (singular:
-    the division by a zero pivot gives inf and nan, as LAPACK's does)."""
-    n = lu.shape[-1]
-    x = np.array(b, dtype=lu.dtype, copy=True)
-    for k in range(n):                          # the same row swaps as A's
-        p = pivots[k] - 1
-        x[[k, p]] = x[[p, k]]
-    for k in range(n):                          # L y = P b (1s on L's diagonal)
-        x[k + 1:] -= np.outer(lu[k + 1:, k], x[k])
-    for k in reversed(range(n)):                # U x = y
-        x[k] /= lu[k, k]
-        x[:k] -= np.outer(lu[:k, k], x[k])
-    return x
-
-
-def _lu_solve_transposed(lu, pivots, b):
-    """Solve A^T x = b with A's LU factorization as LAPACK's getrs('T') does: U^T y = b, then
-    L^T z = y (1s on L's diagonal), then A's row swaps undone, the last first. A zero pivot
-    gives inf and nan, no error."""
-    n = lu.shape[-1]
-    x = np.array(b, dtype=lu.dtype, copy=True)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for i in range(n):                      # U^T is lower triangular: from the top
-            row = x[i].copy()
-            for k in range(i):
-                row = row - lu[k, i] * x[k]
-            x[i] = row / lu[i, i]
-        for i in reversed(range(n)):            # L^T is upper triangular: from the bottom
-            row = x[i].copy()
-            for k in range(i + 1, n):
-                row = row - lu[k, i] * x[k]
-            x[i] = row
-    for k in reversed(range(n)):
-        p = pivots[k] - 1
-        x[[k, p]] = x[[p, k]]
-    return x
+    one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny
+    with np.errstate(all="ignore"):
+        for k in range(steps):
+            p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
+            pivots[:, k] = p + 1
+            row_k, row_p = lu[every, k].copy(), lu[every, p].copy()
+            lu[every, k], lu[every, p] = row_p, row_k
+            pivot = lu[:, k, k]
+            zero = pivot == 0
+            info[(info == 0) & zero] = k + 1
+            # (a zero pivot means the column below is all zero too: nothing to eliminate;
+            # a pivot so small that its reciprocal overflows is divided by, as LAPACK does)
+            divide = (np.abs(pivot) < tiny) | (m == n <= 4 and k == n - 2)
+            column = lu[:, k + 1:, k]
+            scaled = column * (one / np.where(zero, one, pivot))[:, None]
+            lu[:, k + 1:, k] = np.where(divide[:, None], column / np.where(zero, one, pivot)[:, None], scaled)
+            lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k:k + 1] * lu[:, k:k + 1, k + 1:]
+    return lu.reshape(array.shape), pivots.reshape(batch + (steps,)), info.reshape(batch)
 
 
 def _inverse_arrays(array, lu, pivots, info):
-    """A^-1 for each matrix: numpy's, and for a singular one what LU gives (inf, nan)."""
-    if not np.any(info):
-        return np.linalg.inv(array)
+    """A^-1 for each matrix as PyTorch computes it: A X = I solved with A's LU factors, in
+    MKL's order (a singular matrix gives inf and nan, as LAPACK's solve does)."""
     n = array.shape[-1]
-    flat_a, flat_lu = array.reshape((-1, n, n)), lu.reshape((-1, n, n))
-    flat_p, flat_info = pivots.reshape((-1, n)), info.reshape(-1)
-    inverses = np.empty_like(flat_a)
-    for i in range(flat_a.shape[0]):
-        if flat_info[i]:
-            inverses[i] = _lu_solve(flat_lu[i], flat_p[i], np.eye(n, dtype=array.dtype))
-        else:
-            inverses[i] = np.linalg.inv(flat_a[i])
-    return inverses.reshape(array.shape)
+    return lu_solve_like_pytorch(lu, pivots, np.broadcast_to(np.eye(n, dtype=array.dtype), array.shape))
 
 
 def _singular_inverse_message(position):
@@ -271,7 +240,11 @@ def _slogdet_from_lu(lu, pivots):
     swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
     sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype) * np.prod(np.sign(diagonal), axis=-1)
     with np.errstate(divide="ignore"):
-        logabsdet = np.sum(np.log(np.abs(diagonal)), axis=-1)
+        logs = np.ascontiguousarray(np.log(np.abs(diagonal)))
+    # (the logs added up in the order of PyTorch's sum, where minigrad knows it)
+    logabsdet = pytorch_sum(logs, (logs.ndim - 1,), False)
+    if logabsdet is None:
+        logabsdet = np.sum(logs, axis=-1)
     return np.asarray(sign, dtype=lu.dtype), np.asarray(logabsdet, dtype=lu.dtype)
 
 
@@ -305,6 +278,10 @@ class LinalgDetBackward0(Node):
             return (None,)
         if A.shape[-1] == 1:
             return (grad.unsqueeze(-1).unsqueeze(-1).expand(A.shape),)
+        if _FuncTransforms.depth or _GradLevels.differentiating is not None:
+            # inside torch.func transforms PyTorch's tensors are wrapped ("subclass-like"),
+            # and its formula then takes the SVD for every matrix: no data-dependent choice
+            return (_adjugate_by_svd(A, grad),)
         if not _State.enabled:
             return (_wrap(_det_gradient_by_lu(A, LU._array, pivots._array, (grad * det)._array)),)
         from .diagonals import diag_embed
@@ -406,25 +383,12 @@ class LinalgSlogdetBackward0(Node):
             eye = _wrap(np.eye(n, dtype=A._array.dtype))
             return (solve(A.mT, _as_matrix_scale(grad_logabsdet) * eye),)
         # the same solve, without history and without its error (a singular A gives inf and
-        # nan), laid out by columns: LAPACK factors A^T as PyTorch hands it over, or, if that
-        # is laid out by rows (A by columns), A itself, then solves with the transpose
+        # nan), with the LU factors of the forward pass (of A^T for a row-major A, else of A,
+        # solved transposed) in MKL's order, as PyTorch's lu_solve
         array = A._array
-        by_columns = np.swapaxes(array, -1, -2).flags.c_contiguous and not array.flags.c_contiguous
-        transposed = np.swapaxes(array, -1, -2)
         rhs = grad_logabsdet._array[..., None, None] * np.eye(n, dtype=array.dtype)
-        lu, pivots, info = lu_factor(array if by_columns else transposed)
-        values = np.empty_like(transposed)
-        by_lu = info > 0             # (numpy's solve for the others, unless it finds one singular)
-        if not np.all(by_lu):
-            try:
-                values[...] = np.linalg.solve(np.where(by_lu[..., None, None], np.eye(n, dtype=array.dtype),
-                                                       transposed), rhs)
-            except np.linalg.LinAlgError:
-                by_lu = np.ones(info.shape, dtype=bool)
-        solve_with_lu = _lu_solve_transposed if by_columns else _lu_solve
-        for index in np.ndindex(info.shape):
-            if by_lu[index]:
-                values[index] = solve_with_lu(lu[index], pivots[index], rhs[index])
+        lu, pivots, _ = lu_factor(_as_lapack_sees_it(array))
+        values = _solve_arrays(lu, pivots, rhs, transposed=not array.flags.c_contiguous)
         return (_wrap(lapack_layout(values)),)
 
 
@@ -576,10 +540,10 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
             raise_for_info("torch.linalg.solve", info, True,
                            lambda _: "The solver failed because the input matrix is singular.")
         raise _LinAlgError("torch.linalg.solve: The solver failed because the input matrix is singular.")
-    if not left:                                # X A = B is A^T X^T = B^T
-        x = np.swapaxes(_solve_arrays(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    if not left:                                # X A = B is A^T X^T = B^T (A's factors)
+        x = np.swapaxes(_solve_arrays(lu, pivots, np.swapaxes(b, -1, -2), transposed=True), -1, -2)
     else:
-        x = _solve_arrays(a, b)
+        x = _solve_arrays(lu, pivots, b)
     if vector_case:        # (a batch of vectors comes as one column-major matrix, as PyTorch's)
         x = np.asfortranarray(x[..., 0], dtype=a.dtype)
     else:
@@ -592,20 +556,13 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
     return kernel_writes("solve_ex", linalg_solve_ex(out, plain_output(np.asarray(info, dtype=np.int32), A, B)), A, B)
 
 
-def _solve_arrays(a, b):
-    """numpy's solve, broadcasting the batch dims; a singular matrix gives inf/nan via its LU."""
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a = np.broadcast_to(a, batch + a.shape[-2:])
-    b = np.broadcast_to(b, batch + b.shape[-2:])
-    try:
-        return np.linalg.solve(a, b)
-    except np.linalg.LinAlgError:
-        lu, pivots, _ = lu_factor(a)
-        n = a.shape[-1]
-        flat_lu, flat_p = lu.reshape((-1, n, n)), pivots.reshape((-1, n))
-        flat_b = b.reshape((-1,) + b.shape[-2:])
-        return np.stack([_lu_solve(flat_lu[i], flat_p[i], flat_b[i])
-                         for i in range(flat_lu.shape[0])]).reshape(b.shape)
+def _solve_arrays(lu, pivots, b, transposed=False):
+    """X with A X = b (``transposed``: A^T X = b) from A's LU factors, as PyTorch's solve does
+    (getrs, in MKL's order), broadcasting the batch dims; a singular matrix gives inf and nan."""
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    lu = np.broadcast_to(lu, batch + lu.shape[-2:])
+    pivots = np.broadcast_to(pivots, batch + pivots.shape[-1:])
+    return lu_solve_like_pytorch(lu, pivots, np.broadcast_to(b, batch + b.shape[-2:]), transposed)
 
 
 def solve(A, B, *, left=True):

@@ -11,6 +11,7 @@ import numpy as np
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import named_result, lapack_layout, show_settings
+from .householder_steps import geqrf_arrays
 from .._dtype import cpp_name
 from .._signatures import Signatures, parsed_by
 from ..autograd.kernel_writes import kernel_writes
@@ -136,12 +137,17 @@ def geqrf(input):
     batch = a.shape[:-2]
     m, n = a.shape[-2], a.shape[-1]
     flat = a.reshape((-1, m, n) if a.size else (int(np.prod(batch)), m, n))
-    out_a = np.empty_like(flat)
-    out_tau = np.empty((flat.shape[0], min(m, n)), dtype=a.dtype)
-    for b in range(flat.shape[0]):
-        h, tau = np.linalg.qr(flat[b], mode="raw")    # (h is LAPACK's array, transposed)
-        out_a[b] = h.T
-        out_tau[b] = tau
+    # sgeqrf's own steps in float32 (numpy's LAPACK works in float64), for the sizes where they
+    # give MKL's bits (one Python step per entry: larger matrices go to numpy, to rounding)
+    if a.dtype == np.float32 and m * n <= 4096:
+        out_a, out_tau = geqrf_arrays(flat)
+    else:
+        out_a = np.empty_like(flat)
+        out_tau = np.empty((flat.shape[0], min(m, n)), dtype=a.dtype)
+        for b in range(flat.shape[0]):
+            h, tau = np.linalg.qr(flat[b], mode="raw")    # (h is LAPACK's array, transposed)
+            out_a[b] = h.T
+            out_tau[b] = tau
     # (a as LAPACK leaves it, column by column, as PyTorch returns it)
     out = geqrf_result(plain_output(lapack_layout(out_a.reshape(a.shape)), input),
                        plain_output(out_tau.reshape(batch + (min(m, n),)), input))

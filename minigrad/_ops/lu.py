@@ -20,6 +20,7 @@ from .decompositions import (lu_factor as lu_factor_arrays, named_result, severa
                              zeros_if_none, _register, show_settings, lapack_layout, refuse_half,
                              check_floating, check_matrices, push_tangents)
 from .pointwise import _broadcast_error
+from .lu_solve_order import lu_solve_like_pytorch
 from .triangular_solves import solve_triangular
 from ..autograd.kernel_writes import kernel_writes
 
@@ -64,19 +65,7 @@ def _unpack(lu):
 
 def _lu_arrays(A):
     """Gaussian elimination of each m x n matrix (square or not): packed LU, pivots, info."""
-    array = A._array
-    m, n = array.shape[-2], array.shape[-1]
-    if m == n:
-        return lu_factor_arrays(array)
-    # a rectangular matrix: eliminate in a square one padded with zeros (its extra rows or
-    # columns take part in nothing: only the first min(m, n) steps are kept)
-    size = max(m, n)
-    padded = np.zeros(array.shape[:-2] + (size, size), dtype=array.dtype)
-    padded[..., :m, :n] = array
-    lu, pivots, info = lu_factor_arrays(padded)
-    k = min(m, n)
-    info = np.where((info > 0) & (info <= k), info, 0).astype(np.int32)
-    return lu[..., :m, :n], np.ascontiguousarray(pivots[..., :k]), info
+    return lu_factor_arrays(A._array)
 
 
 def lu_gradient(P, L, U, grad_L, grad_U):
@@ -313,16 +302,16 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """``torch.linalg.lu_solve``: X with A X = B from A's LU factors (``adjoint``: A^T X = B;
     ``left=False``: X A = B). Gradient: see LinalgLuSolveBackward0."""
     _check_lu_solve_arguments(LU, pivots, B, left)
-    n = LU.shape[-1]
-    L, U = _unpack(LU._array)
-    A = _permutation(pivots._array, n, LU._array.dtype) @ L @ U
-    if adjoint:
-        A = np.swapaxes(A, -1, -2)
-    b = B._array
+    # (MKL's getrs with the factors as given: X A = B is solved as A^T X^T = B^T)
+    lu, b = LU._array, B._array
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    lu = np.broadcast_to(lu, batch + lu.shape[-2:])
+    piv = np.broadcast_to(pivots._array, batch + pivots.shape[-1:])
     if left:
-        value = np.linalg.solve(A, b)
+        value = lu_solve_like_pytorch(lu, piv, np.broadcast_to(b, batch + b.shape[-2:]), transposed=adjoint)
     else:
-        value = np.swapaxes(np.linalg.solve(np.swapaxes(A, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+        rhs = np.swapaxes(np.broadcast_to(b, batch + b.shape[-2:]), -1, -2)
+        value = np.swapaxes(lu_solve_like_pytorch(lu, piv, rhs, transposed=not adjoint), -1, -2)
     # (edges to LU and B only: the pivots are integers, with no gradient)
     out = result(lapack_layout(value.astype(b.dtype, copy=False)), LinalgLuSolveBackward0, (LU, B),
                  left=left, adjoint=adjoint, pivots_for_tangent=pivots)

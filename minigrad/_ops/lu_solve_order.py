@@ -1,24 +1,25 @@
 """A solve with LU factors in the order of PyTorch's CPU kernel (LAPACK's getrs from MKL).
 
 Mathematically every order of the additions gives X with P L U X = B; in floating point
-each order rounds its own way, and where the answer is 0 the order decides its sign. det's
-gradient is such a solve (``linalg_lu_solve`` with the forward pass's factors), so to give
-PyTorch's bits, and its signs of zero at singular matrices, minigrad adds in MKL's order,
-found by comparing det's gradients with PyTorch's on many matrices (their right-hand side
-is a diagonal matrix):
+each order rounds its own way, and where the answer is 0 the order decides its sign.
+linalg.solve, inv, lu_solve and the gradients of det and slogdet are such solves, so to
+give PyTorch's bits, and its signs of zero at singular matrices, minigrad adds in MKL's
+order, found by comparing their results with PyTorch's on many random matrices:
 
 * ``A X = B`` (P L U X = B): the row swaps, then L y = P b row by row (each row's known
   terms summed from the left, then subtracted), then U x = y from the bottom row up, each
   row's known terms summed from the right end, subtracted, then multiplied by the reciprocal
-  of the pivot; for 8 x 8 matrices each solved unknown is divided by its pivot and its terms
-  are subtracted one at a time from the rows above.
+  of the pivot; from 8 x 8 on, L y = P b column by column (each solved unknown's terms
+  subtracted one at a time from the rows below), then each unknown of U x = y divided by its
+  pivot and its terms subtracted one at a time from the rows above.
 * ``A^T X = B`` (U^T L^T P^T X = B): U^T from the top (terms summed from the left, times the
   reciprocal of the pivot), L^T from the bottom (terms summed from the right), then the row
   swaps undone, the last first.
 
-These give det's gradients to the bit for matrices up to 8 x 8 (up to 4 x 4 for the
-transposed solve); larger ones agree to rounding (MKL works in blocks there), and so do
-solves with other right-hand sides (``linalg.solve`` stays with numpy's LAPACK).
+These give MKL's bits with MKL's factors (see decompositions.lu_factor): for any right-hand
+side up to 8 x 8, and for a single column at any size (up to 4 x 4 for the transposed
+solve); others agree to rounding (MKL's kernels for several columns of a larger matrix, and
+for the transposed solve from 5 x 5 on, add in an order not found yet).
 """
 import numpy as np
 
@@ -28,6 +29,8 @@ def lu_solve_like_pytorch(lu, pivots, b, transposed=False):
     1-based ``pivots`` (..., n) and right-hand sides ``b`` (..., n, k), in MKL's order."""
     n = lu.shape[-1]
     batch = lu.shape[:-2]
+    if lu.size == 0 or b.size == 0:             # nothing to solve (and numpy cannot reshape -1)
+        return np.zeros(batch + b.shape[-2:], dtype=lu.dtype)
     lu = lu.reshape((-1, n, n))
     pivots = pivots.reshape((-1, n)) - 1
     x = np.array(b, dtype=lu.dtype, copy=True).reshape((lu.shape[0], n, -1))
@@ -42,10 +45,11 @@ def lu_solve_like_pytorch(lu, pivots, b, transposed=False):
         else:
             for k in range(n):
                 _swap_rows(x, every, k, pivots[:, k])
-            _solve_rows(x, lu, downward=True, unit=True)                        # L
-            if n == 8:
-                _solve_upper_by_columns(x, lu)
+            if n >= 8:
+                _solve_lower_by_columns(x, lu)                                  # L
+                _solve_upper_by_columns(x, lu)                                  # U
             else:
+                _solve_rows(x, lu, downward=True, unit=True)                    # L
                 _solve_rows(x, lu, downward=False, reciprocal=one)               # U
     return x.reshape(batch + x.shape[-2:])
 
@@ -74,10 +78,17 @@ def _solve_rows(x, M, downward, unit=False, reciprocal=None):
             x[:, i] = x[:, i] * (reciprocal / M[:, i, i, None])
 
 
+def _solve_lower_by_columns(x, L):
+    """L y = b (1s on L's diagonal) column by column from the left: each solved unknown's
+    terms subtracted from the rows below, one unknown at a time (MKL's order from 8 x 8)."""
+    for k in range(L.shape[-1]):
+        x[:, k + 1:] = x[:, k + 1:] - L[:, k + 1:, k, None] * x[:, k, None]
+
+
 def _solve_upper_by_columns(x, U):
     """U x = y column by column from the right: each unknown divided by its pivot, then its
-    terms subtracted from the rows above, one unknown at a time (MKL's order for 8 x 8)."""
+    terms subtracted from the rows above, one unknown at a time (MKL's order from 8 x 8)."""
     for k in reversed(range(U.shape[-1])):
         x[:, k] = x[:, k] / U[:, k, k, None]
-        for i in range(k):
-            x[:, i] = x[:, i] - U[:, i, k, None] * x[:, k]
+        # (each row above on its own: one subtraction each, so all at once)
+        x[:, :k] = x[:, :k] - U[:, :k, k, None] * x[:, k, None]

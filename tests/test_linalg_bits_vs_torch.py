@@ -1,0 +1,140 @@
+"""torch.linalg's LU-based functions and float32 geqrf against PyTorch bit for bit: the LU
+factors (getrf's order: the column below each pivot times the pivot's reciprocal), det and
+its gradient, solve, inv and lu_solve (getrs's order), and the Householder steps of sgeqrf,
+on seeded random matrices of the sizes where minigrad follows MKL's order exactly."""
+import numpy as np
+import pytest
+
+import minigrad
+
+from conftest import import_torch
+
+torch = import_torch()
+
+DTYPES = ["float32", "float64"]
+
+
+def _matrices(shape, dtype, count, seed):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(shape).astype(dtype) for _ in range(count)]
+
+
+def _same_bits(t, m):
+    t, m = t.detach().numpy(), m.detach().numpy()
+    assert t.dtype == m.dtype and t.shape == m.shape
+    # (compared as bytes: a 0 and a -0 differ, and NaNs compare by their bits)
+    assert t.tobytes() == m.tobytes(), (t, m)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(n, n) for n in range(1, 17)] + [
+    (3, 5), (5, 3), (2, 7), (7, 2), (3, 4), (4, 3), (6, 9), (9, 6), (2, 4, 4), (3, 2, 3)])
+def test_lu_factor_and_lu_bit_for_bit(shape, dtype):
+    for a in _matrices(shape, dtype, 6, seed=sum(shape)):
+        for t, m in zip(torch.linalg.lu_factor_ex(torch.from_numpy(a)),
+                        minigrad.linalg.lu_factor_ex(minigrad.from_numpy(a))):
+            _same_bits(t, m)
+        for t, m in zip(torch.linalg.lu(torch.from_numpy(a)), minigrad.linalg.lu(minigrad.from_numpy(a))):
+            _same_bits(t, m)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 8, 12, 16])
+def test_det_bit_for_bit(n, dtype):
+    for a in _matrices((n, n), dtype, 6, seed=n):
+        for transpose in (False, True):
+            t, m = torch.from_numpy(a), minigrad.from_numpy(a)
+            if transpose:
+                t, m = t.mT, m.mT
+            _same_bits(torch.linalg.det(t), minigrad.linalg.det(m))
+
+
+# (a matrix laid out by columns is solved transposed, where MKL's order is known up to 4 x 4)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n, by_columns", [(n, False) for n in (2, 3, 4, 5, 6, 8)] +
+                         [(n, True) for n in (2, 3, 4)])
+def test_det_gradient_bit_for_bit(n, by_columns, dtype):
+    for a in _matrices((n, n), dtype, 6, seed=10 + n):
+        grads = []
+        for L in (torch, minigrad):
+            x = L.tensor(a, requires_grad=True)
+            L.linalg.det(x.mT if by_columns else x).backward()
+            grads.append(x.grad)
+        _same_bits(*grads)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 9, 16])
+def test_solve_of_a_vector_bit_for_bit(n, dtype):
+    rng = np.random.default_rng(n)
+    for a in _matrices((n, n), dtype, 6, seed=20 + n):
+        b = rng.standard_normal(n).astype(dtype)
+        for layout in (np.ascontiguousarray, np.asfortranarray):
+            _same_bits(torch.linalg.solve(torch.from_numpy(layout(a)), torch.from_numpy(b)),
+                       minigrad.linalg.solve(minigrad.from_numpy(layout(a)), minigrad.from_numpy(b)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8])
+def test_solve_inv_and_lu_solve_of_matrices_bit_for_bit(n, dtype):
+    rng = np.random.default_rng(n)
+    for a in _matrices((n, n), dtype, 6, seed=30 + n):
+        b = rng.standard_normal((n, 3)).astype(dtype)
+        T, M = torch.from_numpy(a), minigrad.from_numpy(a)
+        _same_bits(torch.linalg.solve(T, torch.from_numpy(b)), minigrad.linalg.solve(M, minigrad.from_numpy(b)))
+        _same_bits(torch.linalg.inv(T), minigrad.linalg.inv(M))
+        LU_t, piv_t = torch.linalg.lu_factor(T)
+        LU_m, piv_m = minigrad.linalg.lu_factor(M)
+        _same_bits(torch.linalg.lu_solve(LU_t, piv_t, torch.from_numpy(b)),
+                   minigrad.linalg.lu_solve(LU_m, piv_m, minigrad.from_numpy(b)))
+        if n <= 4:          # (the transposed solve: MKL's order known up to 4 x 4)
+            _same_bits(torch.linalg.lu_solve(LU_t, piv_t, torch.from_numpy(b), adjoint=True),
+                       minigrad.linalg.lu_solve(LU_m, piv_m, minigrad.from_numpy(b), adjoint=True))
+            _same_bits(torch.linalg.solve(T, torch.from_numpy(b.T.copy()), left=False),
+                       minigrad.linalg.solve(M, minigrad.from_numpy(b.T.copy()), left=False))
+
+
+def test_solve_and_inv_of_a_singular_matrix_as_lapack():
+    a = np.array([[1.0, 2], [2, 4]])              # (an exact 0 pivot)
+    for L in (torch, minigrad):
+        with pytest.raises(L.linalg.LinAlgError):
+            L.linalg.inv(L.tensor(a))
+    _same_bits(torch.linalg.solve_ex(torch.tensor(a), torch.ones(2, 1, dtype=torch.float64)).result,
+               minigrad.linalg.solve_ex(minigrad.tensor(a), minigrad.ones(2, 1, dtype=minigrad.float64)).result)
+    _same_bits(torch.linalg.inv_ex(torch.tensor(a)).inverse, minigrad.linalg.inv_ex(minigrad.tensor(a)).inverse)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (3, 3), (4, 4), (2, 3), (3, 2), (3, 1),
+                                   (1, 4), (2, 3, 3)])
+def test_float32_geqrf_bit_for_bit(shape):
+    for a in _matrices(shape, "float32", 10, seed=40 + sum(shape)):
+        for t, m in zip(torch.geqrf(torch.from_numpy(a)), minigrad.geqrf(minigrad.from_numpy(a))):
+            _same_bits(t, m)
+
+
+def test_float32_geqrf_of_zero_columns_and_empty_matrices():
+    for a in (np.zeros((3, 3), np.float32), np.array([[1, 2], [0, 3], [0, 4]], np.float32),
+              np.zeros((0, 3), np.float32), np.zeros((3, 0), np.float32)):
+        for t, m in zip(torch.geqrf(torch.from_numpy(a)), minigrad.geqrf(minigrad.from_numpy(a))):
+            _same_bits(t, m)
+
+
+# (float32 differs where numpy's float32 log differs from PyTorch's vectorized one)
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 16])
+def test_float64_slogdet_bit_for_bit(n):
+    for a in _matrices((2, n, n), "float64", 6, seed=50 + n):
+        for t, m in zip(torch.linalg.slogdet(torch.from_numpy(a)), minigrad.linalg.slogdet(minigrad.from_numpy(a))):
+            _same_bits(t, m)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n, by_columns", [(n, False) for n in (2, 3, 4, 5, 8)] +
+                         [(n, True) for n in (2, 3, 4)])
+def test_slogdet_gradient_bit_for_bit(n, by_columns, dtype):
+    for a in _matrices((n, n), dtype, 6, seed=60 + n):
+        grads = []
+        for L in (torch, minigrad):
+            x = L.tensor(a, requires_grad=True)
+            L.linalg.slogdet(x.mT if by_columns else x).logabsdet.backward()
+            grads.append(x.grad)
+        _same_bits(*grads)
