@@ -245,10 +245,8 @@ def _refuse_dtype(kernel, numpy_dtype, refused_kinds):
 
 
 def _random_floats(draw, size, numpy_dtype, generator, kernel):
-    """rand/randn's numbers: float16 ones are drawn as float32 and rounded, as PyTorch's are."""
+    """rand/randn's numbers (float16 ones as minigrad/random.py draws them)."""
     _refuse_dtype(kernel, numpy_dtype, "biu")
-    if numpy_dtype == np.float16:
-        return draw(size, dtype=np.float32, generator=generator).astype(np.float16)
     return draw(size, dtype=numpy_dtype, generator=generator)
 
 

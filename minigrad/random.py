@@ -206,6 +206,11 @@ def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None, fused=Tr
     ``fused=False``: the multiply and the add rounded one after the other, as in the loops of
     PyTorch's that draw one number at a time (``rrelu``'s slopes)."""
     dtype = np.dtype(dtype).type
+    if dtype == np.float16:
+        # PyTorch draws float16 as float32 and rounds; a number rounded up to ``high`` is
+        # replaced by ``low``, so that the range stays [low, high)
+        x = uniform(shape, low, high, np.float32, generator, fused).astype(np.float16)
+        return np.where(x == np.float16(high), np.float16(low), x)
     n = math.prod(shape)
     x = _uniform01(_pick(generator), n, dtype)
     if (low, high) != (0.0, 1.0):
@@ -322,8 +327,19 @@ def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None, one_by_on
     generator = _pick(generator)
     dtype = np.dtype(dtype).type
     n = math.prod(shape)
+    if dtype == np.float16 and not (n < 16 or one_by_one):
+        # PyTorch's float16 loop computes in float32, but draws uniforms for the whole blocks
+        # of 16 only, then 16 more for the last (overlapping) block if n is no multiple of 16
+        whole = n - n % 16
+        values = normal((whole,), mean, std, np.float32, generator).astype(np.float16)
+        if n % 16:
+            values = np.concatenate([values[:n - 16],
+                                     normal((16,), mean, std, np.float32, generator).astype(np.float16)])
+        return values.reshape(shape)
     if n < 16 or one_by_one:
         values = _avx_mathfun.fma64(_single_normals(generator, n), std, mean)
+        if dtype == np.float16:      # (C++'s float16 is made from a double through a float)
+            values = values.astype(np.float32)
         return values.astype(dtype).reshape(shape)
     data = _uniform01(generator, n, dtype)
     for start in range(0, n - 15, 16):
