@@ -450,7 +450,23 @@ def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
     _refuse_dtype("randperm", dtype, "b")
+    _check_randperm_fits(int(n), dtype)
     return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
+
+
+def _check_randperm_fits(n, dtype):
+    """PyTorch's errors (before any draw) when n is negative or n - 1 has no exact value in ``dtype``."""
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    float_limits = {np.float16: (2049, "2049", "Half"), np.float32: (2 ** 24 + 1, "2^24+1", "Float"),
+                    np.float64: (2 ** 53 + 1, "2^53+1", "Double")}
+    if dtype.type in float_limits:
+        limit, text, name = float_limits[dtype.type]
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {text} for {name} type.")
+    elif n - 1 > np.iinfo(dtype).max:
+        c_name = {np.uint8: "uint8_t", np.int8: "int8_t", np.int16: "int16_t", np.int32: "int"}[dtype.type]
+        raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
