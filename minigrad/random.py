@@ -18,7 +18,7 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
   float32 uses PyTorch's vectorised float32 log/sin/cos on AVX2 CPUs (see
   ``_avx_mathfun`` and ``cpu_capability``), the C library's elsewhere.
 - integers in [low, high): one 32-bit draw modulo (high - low), plus low (two draws
-  glued together when the range needs more than 32 bits).
+  glued together when high - low is 2**28 or more).
 - randperm(n): the Fisher-Yates shuffle, one 32-bit draw modulo (n - i) per step.
 - bernoulli with a tensor of probabilities p: one uniform per element, 1 where it is
   below p; the uniform is a float32 one (24 bits) unless p is float64 (53 bits).
@@ -354,7 +354,9 @@ def integers(shape, low, high, generator=None):
     generator = _pick(generator)
     span = high - low
     n = math.prod(shape)
-    draws = generator.random32(n) if span < (1 << 32) else generator.random64(n)
+    # PyTorch takes a 64-bit draw from a span of 2**28 on (not 2**32): the modulo of a 32-bit
+    # draw by such a span would favour the small values too much
+    draws = generator.random32(n) if span < (1 << 28) else generator.random64(n)
     return ((draws % np.uint64(span)).astype(np.int64) + low).reshape(shape)
 
 
