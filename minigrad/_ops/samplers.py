@@ -174,13 +174,26 @@ def _check_in_range(low, high_inclusive, dtype):
 _NOT_GIVEN = object()       # random_(5) (to=5) is not random_(5, None) (from 5 to the top)
 
 
-def random_(self, from_=None, to=_NOT_GIVEN, *, generator=None):
+def random_(self, from_=None, to=_NOT_GIVEN, *, generator=None, **keywords):
     """In place: fill with integers drawn uniformly from [from, to) (``random_(to)``: from 0;
     ``random_()``, ``random_(from, None)``: up to the largest integer the dtype holds exactly)."""
+    if "from" in keywords:       # (``from`` is a Python keyword: only ``**{"from": 3}`` passes it)
+        from_ = keywords.pop("from")
+    if keywords:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(keywords))}'")
+    if from_ is None and to not in (None, _NOT_GIVEN):      # random_(to=9) is random_(9)
+        from_, to = to, _NOT_GIVEN
     check_inplace(self)          # (autograd's rules, then memory seen twice, before the bounds)
     generator = _random._pick(generator)
     dtype = self._array.dtype
     n = self._array.size
+    if to is None and from_ == -2 ** 63:
+        # the whole int64 range: one 64-bit draw per element, read as a signed integer
+        if dtype not in (np.int64, np.float64, np.float32):
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, double, "
+                               "float and bfloat16")
+        values = generator.random64(n).view(np.int64)
+        return _fill(self, _in_memory_order(self, values).astype(dtype), RandomBackward0)
     if from_ is None and to in (None, _NOT_GIVEN):
         node, bits = RandomBackward2, (64 if dtype in (np.float64, np.int64) else 32)
         draws = generator.random64(n) if bits == 64 else generator.random32(n)
