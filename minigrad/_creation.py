@@ -12,8 +12,8 @@ from ._type_names import type_name
 from . import _dtype, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._memory_format import (contiguous_format, empty_laid_out_like, keep_zero_steps, row_major_steps,
-                             with_pytorch_steps)
+from ._memory_format import (contiguous_format, empty_laid_out_like, keep_zero_steps, preserve_format,
+                             row_major_steps, with_pytorch_steps)
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
@@ -563,6 +563,10 @@ def bernoulli(input, p=None, *, generator=None):
 def _like(maker):
     def like(input, dtype=None, device=None, requires_grad=False, **kwargs):
         if maker in (rand, randn) and not _FuncTransforms.vmaps:
+            memory_format = kwargs.pop("memory_format", None)
+            if memory_format is not None and memory_format is not preserve_format:
+                return _drawn_in_format(maker, input, dtype or input.dtype, requires_grad, memory_format,
+                                        kwargs.get("generator"))
             return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
@@ -587,12 +591,28 @@ def _drawn_like(maker, input, dtype, requires_grad, kwargs):
     one (as it draws fewer than 16), not in its blocks of 16."""
     layout = empty_laid_out_like(with_pytorch_steps(input), dtype.numpy_dtype)
     if maker is randn and not layout.flags.c_contiguous:
+        _refuse_dtype("normal_kernel_cpu", dtype.numpy_dtype, "biu")
         values = _random.normal(input.shape, dtype=dtype.numpy_dtype, generator=kwargs.get("generator"),
                                 one_by_one=True)
         out = _random_leaf(values, requires_grad)
     else:
         out = maker(input.shape, dtype=dtype, requires_grad=requires_grad, **kwargs)
     return _laid_out_like(out, input, drawn=True)
+
+
+def _drawn_in_format(maker, input, dtype, requires_grad, memory_format, generator):
+    """rand_like/randn_like with a ``memory_format``: PyTorch fills new memory of that layout in
+    place (``uniform_``/``normal_``), so the numbers follow its memory order."""
+    kernel = "check_uniform_bounds" if maker is rand else "normal_kernel_cpu"
+    _refuse_dtype(kernel, dtype.numpy_dtype, "biu")
+    out = empty(tuple(input.shape), dtype=dtype)
+    if memory_format is not contiguous_format:
+        out = out.contiguous(memory_format=memory_format)
+    if maker is rand:
+        out.uniform_(generator=generator)
+    else:
+        out.normal_(generator=generator)
+    return out.requires_grad_(requires_grad)
 
 
 def _laid_out_like(out, input, drawn=False):
