@@ -449,15 +449,15 @@ def _check_integer_bounds(low, high, numpy_dtype):
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    if int(n) < 0:                # (before the dtype, as in PyTorch)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {int(n)}: [{int(n)}]")
     _refuse_dtype("randperm", dtype, "b")
     _check_randperm_fits(int(n), dtype)
     return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
 
 
 def _check_randperm_fits(n, dtype):
-    """PyTorch's errors (before any draw) when n is negative or n - 1 has no exact value in ``dtype``."""
-    if n < 0:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    """PyTorch's errors (before any draw) when n - 1 has no exact value in ``dtype``."""
     float_limits = {np.float16: (2049, "2049", "Half"), np.float32: (2 ** 24 + 1, "2^24+1", "Float"),
                     np.float64: (2 ** 53 + 1, "2^53+1", "Double")}
     if dtype.type in float_limits:
