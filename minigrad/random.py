@@ -32,6 +32,7 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
 numpy's ``MT19937`` bit generator produces the raw 32-bit stream; we only set its
 state the way mt19937 is seeded.
 """
+import contextlib
 import functools
 import math
 import os
@@ -65,7 +66,11 @@ class Generator:
 
     def manual_seed(self, seed):
         """Restart the stream from ``seed`` (any integer); returns the generator itself."""
+        if isinstance(seed, float):         # (torch.manual_seed takes int(seed) first; this does not)
+            raise RuntimeError("manual_seed expected a long, but got float")
         seed = int(seed)
+        if not -(1 << 63) <= seed < 1 << 64:        # (C++ reads it as an int64 or a uint64)
+            raise ValueError("Overflow when unpacking long long")
         if seed < 0:                        # PyTorch reads a negative seed as its unsigned 64-bit form
             seed += 1 << 64
         self._seed = seed
@@ -168,7 +173,21 @@ def _pick(generator):
 
 def manual_seed(seed):
     """Restart the default stream from ``seed``; returns the default Generator (as PyTorch does)."""
-    return default_generator.manual_seed(seed)
+    return default_generator.manual_seed(int(seed))
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices", device_type="cuda"):
+    """Run the ``with`` block on a copy of the random state: the default generator's state is
+    put back when the block ends, so draws inside it do not change those after it."""
+    if not enabled:
+        yield
+        return
+    saved = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(saved)
 
 
 def get_rng_state():
