@@ -131,3 +131,31 @@ def test_randn_like_transposed_refuses_integers(torch, dtype):
         kw = {} if dtype is None else {"dtype": getattr(lib, dtype)}
         return lib.randn_like(source(lib, "transposed", "int32"), **kw)
     assert_same(torch, program)
+
+
+def test_fork_rng_puts_the_state_back(torch):
+    def program(lib):
+        with lib.random.fork_rng():
+            lib.rand(3)
+        return lib.rand(3)
+    assert_same(torch, program)
+
+
+@pytest.mark.parametrize("seed", [2 ** 63, 2 ** 64 - 1, 2 ** 64, -2 ** 63, -2 ** 63 - 1])
+def test_manual_seed_range(torch, seed):
+    assert_same(torch, lambda lib: (lib.manual_seed(seed), lib.rand(3))[1])
+    assert_same(torch, lambda lib: lib.rand(3, generator=lib.Generator().manual_seed(seed)))
+
+
+def test_generator_refuses_a_float_seed(torch):
+    assert_same(torch, lambda lib: lib.Generator().manual_seed(1.5))
+    assert_same(torch, lambda lib: (lib.manual_seed(1.5), lib.rand(3))[1])
+
+
+@pytest.mark.parametrize("batch", [(), (3,), (2, 5)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_one_hot_categorical_samples_are_row_major(torch, batch, dtype):
+    def program(lib):
+        probs = lib.ones(*batch, 1, dtype=getattr(lib, dtype)) * lib.tensor([1., 2., 3., 4.], dtype=getattr(lib, dtype))
+        return lib.distributions.OneHotCategorical(probs=probs).sample((4,))
+    assert_same(torch, program)
