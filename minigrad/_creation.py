@@ -424,6 +424,12 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
     _check_integer_bounds(low, high, np.dtype(dtype))
+    if np.dtype(dtype).kind == "f":
+        # PyTorch fills empty(size) with random_(low, high), which first moves bounds that the
+        # float dtype cannot hold (float16 past 2**11) to numbers it can: those draws decide
+        out = empty(tuple(size), dtype=_dtype.from_numpy_dtype(np.dtype(dtype)))
+        out.random_(int(low), int(high), generator=generator)
+        return _random_leaf(out._array, requires_grad)
     values = _random.integers(_size(tuple(size)), int(low), int(high), generator=generator)
     return _random_leaf(values.astype(dtype), requires_grad)
 

@@ -159,3 +159,17 @@ def test_one_hot_categorical_samples_are_row_major(torch, batch, dtype):
         probs = lib.ones(*batch, 1, dtype=getattr(lib, dtype)) * lib.tensor([1., 2., 3., 4.], dtype=getattr(lib, dtype))
         return lib.distributions.OneHotCategorical(probs=probs).sample((4,))
     assert_same(torch, program)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("bounds", [(0, float("inf")), (-float("inf"), 0), (-6e4, 6e4), (-3e38, 3e38),
+                                    (0, 1e5), (-1e308, 1e308)])
+def test_uniform_bounds_checked_in_the_dtype(torch, bounds, dtype):
+    assert_same(torch, lambda lib: lib.zeros(3, dtype=getattr(lib, dtype)).uniform_(*bounds))
+
+
+@pytest.mark.filterwarnings("ignore:to - 1 is out of bounds")
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("high", [10, 2049, 5000, 70001])
+def test_randint_into_floats_moves_unrepresentable_bounds(torch, high, dtype):
+    assert_same(torch, lambda lib: lib.randint(-3, high, (9,), dtype=getattr(lib, dtype)))
