@@ -436,7 +436,7 @@ def randint(low, high=None, size=None, generator=None, dtype=None, device=None, 
 
 # the C++ names PyTorch's randint messages use for the integer types
 _CPP_INTEGER_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-                      "int16": "short", "int32": "int", "int64": "long"}
+                      "int16": "short int", "int32": "int", "int64": "long"}
 
 
 def _check_integer_bounds(low, high, numpy_dtype):

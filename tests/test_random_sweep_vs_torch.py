@@ -173,3 +173,13 @@ def test_uniform_bounds_checked_in_the_dtype(torch, bounds, dtype):
 @pytest.mark.parametrize("high", [10, 2049, 5000, 70001])
 def test_randint_into_floats_moves_unrepresentable_bounds(torch, high, dtype):
     assert_same(torch, lambda lib: lib.randint(-3, high, (9,), dtype=getattr(lib, dtype)))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "bool", "float16"])
+@pytest.mark.parametrize("bounds", [(-1, 5), (0, 257), (-200, 0), (300,), (0, 2 ** 40), (3, 1), (-5, None),
+                                    (300, None)])
+def test_random_and_randint_bounds_errors(torch, bounds, dtype):
+    assert_same(torch, lambda lib: lib.zeros(9, dtype=getattr(lib, dtype)).random_(*bounds))
+    if len(bounds) == 2 and bounds[1] is not None:
+        assert_same(torch, lambda lib: lib.randint(*bounds, (9,), dtype=getattr(lib, dtype)))

@@ -205,6 +205,7 @@ def random_(self, from_=None, to=_NOT_GIVEN, *, generator=None, **keywords):
             high_inclusive = _largest_exact(dtype)
             if dtype.kind == "f":
                 low = _representable_from(low, dtype)
+            _check_in_range(low, high_inclusive, dtype)     # (before comparing the two, as PyTorch)
             if not low <= high_inclusive:
                 raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal to "
                                    f"'to_inc' casted to dtype, but got from={low} > to_inc={high_inclusive}")
