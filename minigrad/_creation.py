@@ -12,8 +12,8 @@ from ._type_names import type_name
 from . import _dtype, _memory_format, random as _random
 from ._tensor import Tensor, _wrap, _check_can_require_grad
 from ._python_arg_parser import invalid_combination
-from ._memory_format import (contiguous_format, empty_laid_out_like, keep_zero_steps, row_major_steps,
-                             with_pytorch_steps)
+from ._memory_format import (contiguous_format, empty_laid_out_like, keep_zero_steps, preserve_format,
+                             row_major_steps, with_pytorch_steps)
 from ._ops import result, batched_as
 from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
@@ -273,10 +273,8 @@ def _refuse_dtype(kernel, numpy_dtype, refused_kinds):
 
 
 def _random_floats(draw, size, numpy_dtype, generator, kernel):
-    """rand/randn's numbers: float16 ones are drawn as float32 and rounded, as PyTorch's are."""
+    """rand/randn's numbers (float16 ones as minigrad/random.py draws them)."""
     _refuse_dtype(kernel, numpy_dtype, "biu")
-    if numpy_dtype == np.float16:
-        return draw(size, dtype=np.float32, generator=generator).astype(np.float16)
     return draw(size, dtype=numpy_dtype, generator=generator)
 
 
@@ -491,13 +489,19 @@ def randint(low=None, high=None, size=None, generator=None, dtype=None, device=N
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
     _check_integer_bounds(low, high, np.dtype(dtype))
+    if np.dtype(dtype).kind == "f":
+        # PyTorch fills empty(size) with random_(low, high), which first moves bounds that the
+        # float dtype cannot hold (float16 past 2**11) to numbers it can: those draws decide
+        out = empty(tuple(size), dtype=_dtype.from_numpy_dtype(np.dtype(dtype)))
+        out.random_(int(low), int(high), generator=generator)
+        return _random_leaf(out._array, requires_grad)
     values = _random.integers(_size(tuple(size)), int(low), int(high), generator=generator)
     return _random_leaf(values.astype(dtype), requires_grad)
 
 
 # the C++ names PyTorch's randint messages use for the integer types
 _CPP_INTEGER_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-                      "int16": "short", "int32": "int", "int64": "long"}
+                      "int16": "short int", "int32": "int", "int64": "long"}
 
 
 def _check_integer_bounds(low, high, numpy_dtype):
@@ -515,13 +519,25 @@ def _check_integer_bounds(low, high, numpy_dtype):
 
 def randperm(n, generator=None, dtype=None, device=None, requires_grad=False):
     """A random order of 0, 1, ..., n-1."""
-    dtype = np.dtype(_dtype.to_numpy_dtype(dtype) if dtype is not None else np.int64)
-    if n < 0:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dtype = _dtype.to_numpy_dtype(dtype) if dtype is not None else np.dtype(np.int64)
+    if int(n) < 0:                # (before the dtype, as in PyTorch)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {int(n)}: [{int(n)}]")
     _refuse_dtype("randperm", dtype, "b")
-    if dtype.kind in "iu" and n - 1 > np.iinfo(dtype).max:    # (the largest value must fit)
-        raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+    _check_randperm_fits(int(n), dtype)
     return _random_leaf(_random.permutation(int(n), generator=generator).astype(dtype), requires_grad)
+
+
+def _check_randperm_fits(n, dtype):
+    """PyTorch's errors (before any draw) when n - 1 has no exact value in ``dtype``."""
+    float_limits = {np.float16: (2049, "2049", "Half"), np.float32: (2 ** 24 + 1, "2^24+1", "Float"),
+                    np.float64: (2 ** 53 + 1, "2^53+1", "Double")}
+    if dtype.type in float_limits:
+        limit, text, name = float_limits[dtype.type]
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {text} for {name} type.")
+    elif n - 1 > np.iinfo(dtype).max:
+        c_name = {np.uint8: "uint8_t", np.int8: "int8_t", np.int16: "int16_t", np.int32: "int"}[dtype.type]
+        raise RuntimeError(f"value cannot be converted to type {c_name} without overflow")
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False):
@@ -617,12 +633,16 @@ def bernoulli(input, p=None, *, generator=None):
 
 def _like(maker):
     def like(input, dtype=None, device=None, requires_grad=False, memory_format=None, **kwargs):
-        if memory_format not in (None, _memory_format.preserve_format):    # (a layout of its own)
+        if maker in (rand, randn) and not _FuncTransforms.vmaps:
+            if memory_format is not None and memory_format is not preserve_format:
+                # (drawn in that layout's memory order, as PyTorch fills it)
+                return _drawn_in_format(maker, input, dtype or input.dtype, requires_grad, memory_format,
+                                        kwargs.get("generator"))
+            return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
+        if memory_format not in (None, preserve_format):    # (a layout of its own)
             out = maker(input.shape, dtype=dtype or input.dtype, **kwargs)
             laid_out = _memory_format.copy_in_format(out._array, memory_format)
             return batched_as(_leaf(laid_out, requires_grad, numpy_data=True), input)
-        if maker in (rand, randn) and not _FuncTransforms.vmaps:
-            return _drawn_like(maker, input, dtype or input.dtype, requires_grad, kwargs)
         out = maker(input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad, **kwargs)
         if maker in (rand, randn):        # inside vmap: batched as the draws are (see randn)
             return out
@@ -646,12 +666,28 @@ def _drawn_like(maker, input, dtype, requires_grad, kwargs):
     one (as it draws fewer than 16), not in its blocks of 16."""
     layout = empty_laid_out_like(with_pytorch_steps(input), dtype.numpy_dtype)
     if maker is randn and not layout.flags.c_contiguous:
+        _refuse_dtype("normal_kernel_cpu", dtype.numpy_dtype, "biu")
         values = _random.normal(input.shape, dtype=dtype.numpy_dtype, generator=kwargs.get("generator"),
                                 one_by_one=True)
         out = _random_leaf(values, requires_grad)
     else:
         out = maker(input.shape, dtype=dtype, requires_grad=requires_grad, **kwargs)
     return _laid_out_like(out, input, drawn=True)
+
+
+def _drawn_in_format(maker, input, dtype, requires_grad, memory_format, generator):
+    """rand_like/randn_like with a ``memory_format``: PyTorch fills new memory of that layout in
+    place (``uniform_``/``normal_``), so the numbers follow its memory order."""
+    kernel = "check_uniform_bounds" if maker is rand else "normal_kernel_cpu"
+    _refuse_dtype(kernel, dtype.numpy_dtype, "biu")
+    out = empty(tuple(input.shape), dtype=dtype)
+    if memory_format is not contiguous_format:
+        out = out.contiguous(memory_format=memory_format)
+    if maker is rand:
+        out.uniform_(generator=generator)
+    else:
+        out.normal_(generator=generator)
+    return out.requires_grad_(requires_grad)
 
 
 def _laid_out_like(out, input, drawn=False):

@@ -18,7 +18,7 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
   float32 uses PyTorch's vectorised float32 log/sin/cos on AVX2 CPUs (see
   ``_avx_mathfun`` and ``cpu_capability``), the C library's elsewhere.
 - integers in [low, high): one 32-bit draw modulo (high - low), plus low (two draws
-  glued together when the range needs more than 32 bits).
+  glued together when high - low is 2**28 or more).
 - randperm(n): the Fisher-Yates shuffle, one 32-bit draw modulo (n - i) per step.
 - bernoulli with a tensor of probabilities p: one uniform per element, 1 where it is
   below p; the uniform is a float32 one (24 bits) unless p is float64 (53 bits).
@@ -32,6 +32,7 @@ same recipes, so the same seed gives bit for bit the same numbers as PyTorch:
 numpy's ``MT19937`` bit generator produces the raw 32-bit stream; we only set its
 state the way mt19937 is seeded.
 """
+import contextlib
 import functools
 import math
 import os
@@ -65,7 +66,11 @@ class Generator:
 
     def manual_seed(self, seed):
         """Restart the stream from ``seed`` (any integer); returns the generator itself."""
+        if isinstance(seed, float):         # (torch.manual_seed takes int(seed) first; this does not)
+            raise RuntimeError("manual_seed expected a long, but got float")
         seed = int(seed)
+        if not -(1 << 63) <= seed < 1 << 64:        # (C++ reads it as an int64 or a uint64)
+            raise ValueError("Overflow when unpacking long long")
         if seed < 0:                        # PyTorch reads a negative seed as its unsigned 64-bit form
             seed += 1 << 64
         self._seed = seed
@@ -168,7 +173,21 @@ def _pick(generator):
 
 def manual_seed(seed):
     """Restart the default stream from ``seed``; returns the default Generator (as PyTorch does)."""
-    return default_generator.manual_seed(seed)
+    return default_generator.manual_seed(int(seed))
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices", device_type="cuda"):
+    """Run the ``with`` block on a copy of the random state: the default generator's state is
+    put back when the block ends, so draws inside it do not change those after it."""
+    if not enabled:
+        yield
+        return
+    saved = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(saved)
 
 
 def get_rng_state():
@@ -206,6 +225,11 @@ def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None, fused=Tr
     ``fused=False``: the multiply and the add rounded one after the other, as in the loops of
     PyTorch's that draw one number at a time (``rrelu``'s slopes)."""
     dtype = np.dtype(dtype).type
+    if dtype == np.float16:
+        # PyTorch draws float16 as float32 and rounds; a number rounded up to ``high`` is
+        # replaced by ``low``, so that the range stays [low, high)
+        x = uniform(shape, low, high, np.float32, generator, fused).astype(np.float16)
+        return np.where(x == np.float16(high), np.float16(low), x)
     n = math.prod(shape)
     x = _uniform01(_pick(generator), n, dtype)
     if (low, high) != (0.0, 1.0):
@@ -322,8 +346,19 @@ def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None, one_by_on
     generator = _pick(generator)
     dtype = np.dtype(dtype).type
     n = math.prod(shape)
+    if dtype == np.float16 and not (n < 16 or one_by_one):
+        # PyTorch's float16 loop computes in float32, but draws uniforms for the whole blocks
+        # of 16 only, then 16 more for the last (overlapping) block if n is no multiple of 16
+        whole = n - n % 16
+        values = normal((whole,), mean, std, np.float32, generator).astype(np.float16)
+        if n % 16:
+            values = np.concatenate([values[:n - 16],
+                                     normal((16,), mean, std, np.float32, generator).astype(np.float16)])
+        return values.reshape(shape)
     if n < 16 or one_by_one:
         values = _avx_mathfun.fma64(_single_normals(generator, n), std, mean)
+        if dtype == np.float16:      # (C++'s float16 is made from a double through a float)
+            values = values.astype(np.float32)
         return values.astype(dtype).reshape(shape)
     data = _uniform01(generator, n, dtype)
     for start in range(0, n - 15, 16):
@@ -338,7 +373,9 @@ def integers(shape, low, high, generator=None):
     generator = _pick(generator)
     span = high - low
     n = math.prod(shape)
-    draws = generator.random32(n) if span < (1 << 32) else generator.random64(n)
+    # PyTorch takes a 64-bit draw from a span of 2**28 on (not 2**32): the modulo of a 32-bit
+    # draw by such a span would favour the small values too much
+    draws = generator.random32(n) if span < (1 << 28) else generator.random64(n)
     return ((draws % np.uint64(span)).astype(np.int64) + low).reshape(shape)
 
 

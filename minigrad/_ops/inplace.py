@@ -994,9 +994,17 @@ def uniform_(self, a=0.0, b=1.0, generator=None):
     check_inplace(self, overlap_ok=True)     # (autograd's rules, then the arguments, as PyTorch)
     if self._array.dtype.kind != "f":        # (PyTorch checks the bounds in the dtype first)
         raise pointwise.kernel_not_implemented("check_uniform_bounds", self)
+    largest = float(np.finfo(self._array.dtype).max)      # (PyTorch's check_uniform_bounds)
+    for value, name in ((a, "from"), (b, "to")):
+        if not -largest <= value <= largest:
+            raise RuntimeError(f"{name} is out of bounds for {cpp_type_name(self.dtype)}")
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={float(a):g} > to={float(b):g}")
+    if b - a > largest:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{scalar_type_name(self.dtype)}>"
+                           f"::max(), but found to={float(b):g} and from={float(a):g} which result in "
+                           "to-from to exceed the limit")
     check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)

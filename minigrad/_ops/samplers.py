@@ -20,7 +20,7 @@ import numpy as np
 from .. import random as _random
 from .._warnings import stacklevel_outside_minigrad
 from .._dtype import cpp_type_name, from_numpy_dtype
-from .inplace import _FillBackward, _fill
+from .inplace import _FillBackward, _fill, check_inplace
 from .pointwise import kernel_not_implemented
 
 
@@ -57,33 +57,49 @@ def _uniforms(tensor, generator):
     return _random._uniform01(_random._pick(generator), tensor._array.size, np.float64)
 
 
+def _stored(values, dtype):
+    """float64 samples stored in ``dtype``: C++ makes a float16 from a double through a float
+    (two roundings, which can differ from one)."""
+    if dtype == np.float16:
+        values = values.astype(np.float32)
+    return values.astype(dtype)
+
+
 def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     """In place: fill with samples of the Cauchy distribution (a bell with very heavy tails)."""
+    check_inplace(self, overlap_ok=True)     # (autograd's rules first, as in PyTorch)
     if not sigma > 0.0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma):g}")
     if self._array.dtype.kind != "f":
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {cpp_type_name(self.dtype)}")
+    check_inplace(self)                      # (then memory seen twice: an expanded tensor)
     u = _uniforms(self, generator)
     values = median + sigma * np.tan(math.pi * (u - 0.5))
-    return _fill(self, _in_memory_order(self, values).astype(self._array.dtype), CauchyBackward0)
+    return _fill(self, _stored(_in_memory_order(self, values), self._array.dtype), CauchyBackward0)
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     """In place: fill with exp of normal samples of ``mean`` and ``std`` (their logarithm is normal)."""
+    check_inplace(self, overlap_ok=True)     # (autograd's rules first, as in PyTorch)
     if not std > 0.0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={float(std):g}")
+    check_inplace(self)                      # (memory seen twice, before the dtype)
     if self._array.dtype.kind != "f":
         raise kernel_not_implemented("log_normal_cpu", self)
     z = _random._single_normals(_random._pick(generator), self._array.size)
-    values = np.exp(z * std + mean)
-    return _fill(self, _in_memory_order(self, values).astype(self._array.dtype), LogNormalBackward0)
+    values = np.exp(_random._avx_mathfun.fma64(z, std, mean))     # (z * std + mean: one fused step)
+    return _fill(self, _stored(_in_memory_order(self, values), self._array.dtype), LogNormalBackward0)
 
 
 def geometric_(self, p, *, generator=None):
     """In place: fill with the number of trials (of success probability ``p``) up to the first success."""
+    check_inplace(self, overlap_ok=True)     # (autograd's rules first, as in PyTorch)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={float(p):g}")
+    check_inplace(self)                      # (memory seen twice, before the dtype)
+    if self._array.dtype.kind == "b":
+        raise kernel_not_implemented("geometric_cpu", self)
     u = _uniforms(self, generator)
     with np.errstate(divide="ignore"):
         values = np.ceil(np.log(u) / math.log1p(-p))
@@ -155,33 +171,59 @@ def _check_in_range(low, high_inclusive, dtype):
                     stacklevel=stacklevel_outside_minigrad())
 
 
-def random_(self, from_=None, to=None, *, generator=None):
+_NOT_GIVEN = object()       # random_(5) (to=5) is not random_(5, None) (from 5 to the top)
+
+
+def random_(self, from_=None, to=_NOT_GIVEN, *, generator=None, **keywords):
     """In place: fill with integers drawn uniformly from [from, to) (``random_(to)``: from 0;
-    ``random_()``: from 0 to the largest integer the dtype holds exactly)."""
+    ``random_()``, ``random_(from, None)``: up to the largest integer the dtype holds exactly)."""
+    if "from" in keywords:       # (``from`` is a Python keyword: only ``**{"from": 3}`` passes it)
+        from_ = keywords.pop("from")
+    if keywords:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(keywords))}'")
+    if from_ is None and to not in (None, _NOT_GIVEN):      # random_(to=9) is random_(9)
+        from_, to = to, _NOT_GIVEN
+    check_inplace(self)          # (autograd's rules, then memory seen twice, before the bounds)
     generator = _random._pick(generator)
     dtype = self._array.dtype
     n = self._array.size
-    if from_ is None and to is None:
+    if to is None and from_ == -2 ** 63:
+        # the whole int64 range: one 64-bit draw per element, read as a signed integer
+        if dtype not in (np.int64, np.float64, np.float32):
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, double, "
+                               "float and bfloat16")
+        values = generator.random64(n).view(np.int64)
+        return _fill(self, _in_memory_order(self, values).astype(dtype), RandomBackward0)
+    if from_ is None and to in (None, _NOT_GIVEN):
         node, bits = RandomBackward2, (64 if dtype in (np.float64, np.int64) else 32)
         draws = generator.random64(n) if bits == 64 else generator.random32(n)
-        span = _largest_exact(dtype) + (1 if dtype.kind in "fb" or dtype == np.int64 else 1)
-        values = draws % np.uint64(span)
+        values = draws % np.uint64(_largest_exact(dtype) + 1)
     else:
         if to is None:
-            node, low, high = RandomBackward1, 0, from_
+            node, low = RandomBackward0, from_
+            # random_(from, None): up to the largest integer the dtype holds exactly, included
+            high_inclusive = _largest_exact(dtype)
+            if dtype.kind == "f":
+                low = _representable_from(low, dtype)
+            _check_in_range(low, high_inclusive, dtype)     # (before comparing the two, as PyTorch)
+            if not low <= high_inclusive:
+                raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal to "
+                                   f"'to_inc' casted to dtype, but got from={low} > to_inc={high_inclusive}")
+            high = high_inclusive + 1
         else:
-            node, low, high = RandomBackward0, from_, to
-        if not low < high:
-            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-        if dtype.kind == "f":
-            low, high = _representable_from(low, dtype), _representable_to(high, dtype)
+            if to is _NOT_GIVEN:
+                node, low, high = RandomBackward1, 0, from_
+            else:
+                node, low, high = RandomBackward0, from_, to
             if not low < high:
-                raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' casted "
-                                   f"to dtype, but got from={low} >= to={high}")
+                raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+            if dtype.kind == "f":
+                low, high = _representable_from(low, dtype), _representable_to(high, dtype)
+                if not low < high:
+                    raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' casted "
+                                       f"to dtype, but got from={low} >= to={high}")
         _check_in_range(low, high - 1, dtype)
-        span = high - low
-        draws = generator.random64(n) if span >= 2 ** 32 else generator.random32(n)
-        values = (draws % np.uint64(span)).astype(np.int64) + low
+        values = _random.integers((n,), low, high, generator)
     if dtype.kind == "b":
         values = values & np.uint64(1) if values.dtype == np.uint64 else values
     return _fill(self, _in_memory_order(self, np.asarray(values)).astype(dtype), node)

@@ -178,4 +178,6 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(array.max()) + 1
     elif array.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return kernel_writes("one_hot", _wrap((array[..., None] == np.arange(num_classes)).astype(np.int64)), tensor)
+    # (a new row-major tensor whatever the layout of the indices, as PyTorch's)
+    hot = (array[..., None] == np.arange(num_classes)).astype(np.int64, order="C")
+    return kernel_writes("one_hot", _wrap(hot), tensor)
