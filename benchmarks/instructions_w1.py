@@ -25,8 +25,11 @@ that runs more Python costs more per instruction than numpy's arithmetic does.
 Each process runs under cachegrind for about 10 to 20 seconds.
 """
 import argparse
+import subprocess
+import sys
 
 from .instructions import events_in_fresh_process
+from .timing import ROOT
 
 
 def run_steps(implementation, n_steps):
@@ -96,6 +99,9 @@ def main():
                              "slower) and report each step's misses beside its instructions")
     arguments = parser.parse_args()
     short, long = 2, 2 + arguments.steps
+    # import once outside valgrind first: Python compiles a changed module on its first
+    # import, which would be counted in the first process only
+    subprocess.run([sys.executable, "-c", "import minigrad, benchmarks.mlp"], cwd=ROOT, check=True)
     names = ["minigrad"] if arguments.minigrad_only else ["minigrad", "numpy", "numpy-learner"]
     counts = {name: per_step(name, short, long, arguments.caches) for name in names}
     ours = counts["minigrad"]["I refs"]
