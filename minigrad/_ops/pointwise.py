@@ -1400,13 +1400,10 @@ def threshold_backward(grad, out, threshold=0):
         # np.where picks element by element, slowly when the mask looks random (a layer's
         # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
         # gives exactly the same array, NaN and -0.0 included, about 4x faster.
-        # The mask is made in the result's own memory (a new tensor), not in an array of its own:
-        # one array of the layer's size less to write and to keep in the cache.
-        array = np.empty(g.shape, g.dtype)
-        keep = array.view(unsigned)
-        np.copyto(keep, out._array <= threshold)            # 1 where cleared
+        keep = np.array(out._array <= threshold, dtype=unsigned)   # 1 where cleared (an array even when 0-d)
         np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
-        np.bitwise_and(g.view(unsigned), keep, out=keep)
+        array = np.empty(keep.shape, g.dtype)               # (its own memory: a new tensor)
+        np.bitwise_and(g.view(unsigned), keep, out=array.view(unsigned))
     else:
         array = np.where(out._array <= threshold, g.dtype.type(0), g)
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,), threshold=threshold)
@@ -1499,8 +1496,7 @@ def relu(input):
     elif array.flags.c_contiguous:
         # numpy's maximum of two arrays is about twice as fast as that of an array and a number
         # (same values): so the result starts as zeros, which are also the other operand.
-        # (np.zeros, not zeros_like: one C call where zeros_like runs three Python functions)
-        zeros = np.zeros(array.shape, array.dtype)
+        zeros = np.zeros_like(array)
         out = (np.maximum(array, zeros, out=zeros) if keeps_first
                else np.maximum(zeros, array, out=zeros))
     else:
