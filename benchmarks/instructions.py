@@ -91,16 +91,29 @@ def count_wide(n_products, with_backward, repeats):
 
 def count_in_fresh_process(code):
     """Instructions executed by a fresh, deterministic Python process that runs ``code``."""
+    return events_in_fresh_process(code)["I refs"]
+
+
+def events_in_fresh_process(code, simulate_caches=False):
+    """cachegrind's counts for a fresh, deterministic Python process that runs ``code``:
+    ``{"I refs": instructions, ...}``, and with ``simulate_caches`` its simulated cache misses
+    and branch mispredictions too (``"I1 misses"``, ``"D1 misses"``, ``"LL misses"``,
+    ``"Mispredicts"``, ...), the last level being a core's own 512 KB level 2 cache (see
+    ``benchmarks.instructions_w1 --caches``)."""
     environment = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                        MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
-    command = ["setarch", os.uname().machine, "-R", "valgrind", "--tool=cachegrind",
-               "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable, "-c", code]
+    simulation = (["--cache-sim=yes", "--branch-sim=yes", "--LL=524288,8,64"] if simulate_caches
+                  else ["--cache-sim=no"])
+    command = ["setarch", os.uname().machine, "-R", "valgrind", "--tool=cachegrind", *simulation,
+               "--cachegrind-out-file=/dev/null", sys.executable, "-c", code]
     finished = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True,
                               check=True)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", finished.stderr)
-    if found is None:
+    # lines such as "==123== I1  misses:   20,534" (the rates, "0.1%", are left out)
+    events = {" ".join(name.split()): int(number.replace(",", "")) for name, number in
+              re.findall(r"==\d+== (\w[\w ]*?\w)\s*:\s+([\d,]+)\s", finished.stderr)}
+    if "I refs" not in events:
         raise RuntimeError(f"no instruction count in valgrind's output:\n{finished.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    return events
 
 
 def main():
@@ -113,6 +126,9 @@ def main():
                              "leaves with its share of the sums (one run against four runs, so that "
                              "making the leaves cancels out)")
     arguments = parser.parse_args()
+    # import once outside valgrind first: Python compiles a changed module on its first
+    # import, which would be counted in the first process only
+    subprocess.run([sys.executable, "-c", "import minigrad"], cwd=ROOT, check=True)
     if arguments.w4:
         n, runs = 10_000, 3
         forward = (count_wide(n, False, 1 + runs) - count_wide(n, False, 1)) / (runs * n)

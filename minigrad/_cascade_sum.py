@@ -60,15 +60,19 @@ def _cascade(items):
     if len(items) < step:                                     # all of it stays in level 0
         return _running_sum(items)
     level = _block_sums(items, step)                           # each full block, into level 1
-    total = _running_sum(items[len(level) * step:])          # what is left in level 0
+    # what is left in level 0; None for nothing (a batch of 128 in blocks of 16): 0 + a sum
+    # from 0, which is never -0, is that sum, so no zeros need making and adding
+    total = _running_sum(items[len(level) * step:]) if len(items) % step else None
     for _ in range(LEVELS - 2):                               # levels 1 and 2 pass on groups
         if len(level) < step:
             break
         whole = len(level) // step * step
-        total = total + _running_sum(level[whole:])          # what is left in this level
+        rest = _running_sum(level[whole:])                    # what is left in this level
+        total = rest if total is None else total + rest
         level = _block_sums(level, step)
     # the highest level reached keeps the rest (the levels above it hold 0)
-    return total + _running_sum(level)
+    top = _running_sum(level)
+    return top if total is None else total + top
 
 
 def _interleaved_sum(items):
@@ -77,6 +81,8 @@ def _interleaved_sum(items):
     if groups == 0:
         return _running_sum(items)
     sums = _cascade(items[:groups * INTERLEAVE].reshape((groups, INTERLEAVE) + items.shape[1:]))
+    if len(items) == groups * INTERLEAVE:                     # no item left over: nothing to join
+        return _running_sum(sums)
     return _running_sum(np.concatenate([sums[:1], items[groups * INTERLEAVE:], sums[1:]]))
 
 

@@ -134,3 +134,13 @@ def test_the_w4_instruction_counter_runs_its_graphs():
         run_wide(50, True)
     finally:
         gc.enable()          # (run_wide turns the collector off, as its counts need)
+
+
+def test_the_memory_traffic_counts_run():
+    """benchmarks.memory_traffic's counts of one W1 step, quickly: the step's arrays are seen."""
+    from benchmarks.memory_traffic import allocations_of_one_step, make_step, page_faults_per_step
+    step = make_step("minigrad")
+    step()
+    assert page_faults_per_step(step, 2) >= 0
+    peak, arrays, array_bytes = allocations_of_one_step(step)
+    assert arrays >= 5 and array_bytes >= 784 * 256 * 4 and peak > 0

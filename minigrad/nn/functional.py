@@ -430,9 +430,11 @@ def _log_softmax_array(array, dim):
     """log_softmax with numpy's exp and log (cross_entropy's fast path)."""
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
+    # (the ufuncs' reduce, not the methods .max()/.sum(): the same numbers, without the
+    # Python function numpy's methods go through)
     with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
-        shifted = array - array.max(axis=dim, keepdims=True)      # avoids overflow in exp
-    shifted -= np.log(np.exp(shifted).sum(axis=dim, keepdims=True))    # (in place: a new array)
+        shifted = array - np.maximum.reduce(array, axis=dim, keepdims=True)   # avoids overflow in exp
+    shifted -= np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))   # (in place: a new array)
     return shifted
 
 
@@ -576,7 +578,7 @@ class LogSoftmaxBackward0(Node):
         elif pytorch_bits and _has_pytorchs_other_dim_bits(out, self.dim):
             values = _softmax_kernel.log_softmax_backward(g, out, self.dim)
         else:
-            total = g.sum(axis=self.dim, keepdims=True) if g.ndim else g
+            total = np.add.reduce(g, axis=self.dim, keepdims=True) if g.ndim else g   # (g.sum, one call less)
             values = g - np.exp(out) * total
         # recorded as one node, so that create_graph=True shows PyTorch's graph
         return (result(values, LogSoftmaxBackwardDataBackward0,
