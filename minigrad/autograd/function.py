@@ -297,6 +297,10 @@ def _connect_outputs(ctx, tensor_args, outputs):
         o._output_nr = i
         if o._base is not None and is_dirty(o):     # (a view changed in place: this node is its own)
             o._attr_version = o._version_counter[0]
+    # saved outputs: changed in place later, PyTorch's error names this Function ("output 0 of
+    # Foo"), not the tensor's grad_fn by then
+    ctx._saved_output_nrs = {k: o._output_nr for k, s in enumerate(ctx._saved or ())
+                             for o in outputs if o is not None and s is o and o._grad_fn is ctx}
     return outputs
 
 
