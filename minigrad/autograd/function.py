@@ -18,6 +18,7 @@ node, ``SquareBackward``, in the graph. That node *is* the ``ctx`` object:
 what forward saves on ctx is what backward finds there. Built-in operations
 (minigrad/_ops) follow the same pattern. (PyTorch: torch/autograd/function.py.)
 """
+import inspect
 import functools
 import warnings
 
@@ -215,8 +216,14 @@ class Function:
             f"{type(self).__name__}()(...)")
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
         """Run forward without recording, then put one node for the whole Function in the graph."""
+        if cls.setup_context is not Function.setup_context:
+            # as in PyTorch, forward's signature takes the arguments, its defaults filled in
+            # (so setup_context sees them all, and a missing one gets Python's own words)
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._graph_requires_grad for a in args)
@@ -232,7 +239,7 @@ class Function:
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
             else:
-                output = cls.forward(ctx, *args)
+                output = cls.forward(ctx, *args, **kwargs)    # (keywords are not inputs)
         # like PyTorch, look at what ctx saved once forward has returned: tensors (or None) only;
         # other values belong on ctx as attributes
         for i, value in enumerate(getattr(ctx, "_saved", None) or ()):
