@@ -2327,7 +2327,6 @@ def ref_checkpoint_sequential_and_kwargs(L):
 
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
-    "ref_gradcheck_float32_and_no_requires_grad": "gradcheck's float32 Jacobians are printed as float64",
     "ref_checkpoint_sequential_and_kwargs": "torch.utils.checkpoint.checkpoint_sequential is missing",
 }
 
