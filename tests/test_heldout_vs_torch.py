@@ -2327,7 +2327,6 @@ def ref_checkpoint_sequential_and_kwargs(L):
 
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
-    "ref_checkpoint_sequential_and_kwargs": "torch.utils.checkpoint.checkpoint_sequential is missing",
 }
 
 
