@@ -2325,6 +2325,177 @@ def ref_checkpoint_sequential_and_kwargs(L):
     return x.grad, y.grad, z
 
 
+@program
+def fn_saved_tensors_after_backward(L):
+    class Square(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+    x = T(L, 3, requires_grad=True)
+    y = Square.apply(x)
+    node = y.grad_fn
+    y.sum().backward()
+    outcomes = [x.grad, node.next_functions[0][0].name(), node.needs_input_grad]
+    try:
+        node.saved_tensors
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def fn_non_tensor_outputs_and_inputs(L):
+    class Stats(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, name, power=2):
+            ctx.power = power
+            ctx.save_for_backward(x)
+            return x ** power, name.upper(), 3
+
+        @staticmethod
+        def backward(ctx, grad, _g1, _g2):
+            (x,) = ctx.saved_tensors
+            return ctx.power * x ** (ctx.power - 1) * grad, None, None
+    x = T(L, 3, requires_grad=True)
+    y, name, k = Stats.apply(x, "abc", 3)
+    y.sum().backward()
+    return y, name, k, x.grad, y.grad_fn.name()
+
+
+@program
+def fn_returns_input_unchanged(L):
+    class Identity(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+    x = T(L, 3, requires_grad=True)
+    y = Identity.apply(x)
+    y.sum().backward()
+    return y is x, y._base is x, y.grad_fn.name(), x.grad, y.is_leaf
+
+
+@program
+def ref_backward_inputs_non_leaf(L):
+    x = T(L, 3, requires_grad=True)
+    h = x.exp()
+    y = (h * 2).sum()
+    y.backward(inputs=[h])
+    outcomes = [h.grad, x.grad, h.is_leaf]
+    try:
+        y.backward(inputs=[])
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_gradient_edge_grad(L):
+    graph = L.autograd.graph
+    x = T(L, 3, requires_grad=True)
+    h = x.sin()
+    edge = graph.get_gradient_edge(h)
+    y = (h * h).sum()
+    (gh,) = L.autograd.grad(y, edge, retain_graph=True)
+    (gx,) = L.autograd.grad(y, graph.get_gradient_edge(x))
+    return gh, gx, edge.node.name(), edge.output_nr
+
+
+@program
+def ref_increment_version(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.exp()
+    v0 = y._version
+    L.autograd.graph.increment_version(y)
+    outcomes = [v0, y._version]
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_functional_jacobian_tuple_outputs(L):
+    F = L.autograd.functional
+    x, y = T(L, 2, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+
+    def f(a, b):
+        return a.exp(), (a.sum() * b).sin()
+    jac = F.jacobian(f, (x, y), create_graph=True)
+    (g,) = L.autograd.grad(jac[1][0].sum(), x)
+    return jac, g
+
+
+@program
+def ref_functional_hessian_outer_strategy(L):
+    F = L.autograd.functional
+
+    def f(x):
+        return (x.sin() * x).sum()
+    x = T(L, 3)
+    return (F.hessian(f, x, vectorize=True, outer_jacobian_strategy="forward-mode"),
+            F.hessian(f, x, vectorize=True), F.hessian(f, x))
+
+
+@program
+def mech_multi_grad_hook_with_retain_graph(L):
+    a, b = T(L, 2, requires_grad=True), T(L, 2, seed=1, requires_grad=True)
+    counts = []
+    L.autograd.graph.register_multi_grad_hook(
+        (a, b), lambda grads: counts.append(sum(g is not None for g in grads)))
+    y = (a * b).sum()
+    y.backward(retain_graph=True)
+    L.autograd.grad(y, a, retain_graph=True)
+    y.backward(inputs=[b])
+    return counts
+
+
+@program
+def mech_tensor_hook_on_non_leaf_and_retain_grad(L):
+    x = T(L, 3, requires_grad=True)
+    h = x * 2
+    h.retain_grad()
+    h.register_hook(lambda g: g * 3)
+    (h * h).sum().backward()
+    return h.grad, x.grad
+
+
+@program
+def mech_no_grad_output_requires_grad_toggle(L):
+    w = T(L, 3, requires_grad=True)
+    with L.no_grad():
+        y = w * 2
+    y.requires_grad_()
+    (y * w).sum().backward()
+    return y.is_leaf, y.grad, w.grad, y.grad_fn
+
+
+@program
+def ref_anomaly_forward_trace_in_warning(L):
+    x = L.tensor([-1.0, 4.0], requires_grad=True)
+    with L.autograd.detect_anomaly():
+        y = x.log()
+        try:
+            (y * 0).sum().backward()
+            return x.grad
+        except RuntimeError as error:
+            return _message(error)
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
