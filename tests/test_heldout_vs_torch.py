@@ -2496,6 +2496,89 @@ def ref_anomaly_forward_trace_in_warning(L):
             return _message(error)
 
 
+@program
+def ref_anomaly_error_in_custom_backward(L):
+    class Broken(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ValueError("backward failed on purpose")
+    x = T(L, 3, requires_grad=True)
+    with L.autograd.detect_anomaly():
+        y = Broken.apply(x)
+        y.sum().backward()
+
+
+@program
+def ref_functional_vjp_tuple_and_none_v(L):
+    F = L.autograd.functional
+    x, y = T(L, 3), T(L, 3, seed=1)
+
+    def f(a, b):
+        return (a * b).sum()
+    out, (ga, gb) = F.vjp(f, (x, y))
+    out2, jvp = F.jvp(lambda a: a.exp(), x, L.ones(3))
+    try:
+        F.jvp(lambda a: a.exp(), x)
+    except RuntimeError as error:
+        return out, ga, gb, out2, jvp, _message(error)
+
+
+@program
+def mech_set_grad_enabled_as_function_and_context(L):
+    x = T(L, 2, requires_grad=True)
+    outcomes = []
+    with L.set_grad_enabled(False):
+        outcomes.append((x * 2).requires_grad)
+        with L.set_grad_enabled(True):
+            outcomes.append((x * 2).requires_grad)
+    mode = L.set_grad_enabled(False)
+    outcomes += [type(mode).__name__, L.is_grad_enabled()]
+    L.set_grad_enabled(True)
+    outcomes.append(L.is_grad_enabled())
+    with L.no_grad():
+        with L.inference_mode(mode=False):
+            outcomes.append((x * 2).requires_grad)
+    return outcomes
+
+
+@program
+def mech_inference_mode_generator_decorator(L):
+    @L.inference_mode()
+    def numbers(t):
+        for k in range(2):
+            yield t * k, L.is_inference_mode_enabled()
+    x = T(L, 2, requires_grad=True)
+    return [(v.requires_grad, v.is_inference(), flag) for v, flag in numbers(x)], L.is_inference_mode_enabled()
+
+
+@program
+def mech_detach_inplace_and_detach_(L):
+    x = T(L, 3, requires_grad=True)
+    y = x * 2
+    z = y.detach_()
+    outcomes = [z is y, y.requires_grad, y.grad_fn, y.is_leaf]
+    v = (x * 2)[:2]
+    try:
+        v.detach_()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_grad_create_graph_third_order(L):
+    x = L.tensor([0.5, 1.5], requires_grad=True)
+    y = (x ** 4).sum()
+    (g1,) = L.autograd.grad(y, x, create_graph=True)
+    (g2,) = L.autograd.grad(g1.sum(), x, create_graph=True)
+    (g3,) = L.autograd.grad(g2.sum(), x)
+    return g1, g2, g3
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
