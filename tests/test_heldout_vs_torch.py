@@ -2579,6 +2579,75 @@ def ref_grad_create_graph_third_order(L):
     return g1, g2, g3
 
 
+@program
+def ref_autograd_backward_function(L):
+    x, w = T(L, 3, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+    a, b = x * w, (x * x).sum()
+    L.autograd.backward([a, b], [L.full((3,), 0.5), L.tensor(2.0)])
+    outcomes = [x.grad, w.grad]
+    for call in (lambda: T(L, 3).sum().backward(),
+                 lambda: L.autograd.backward([a], [L.ones(3), L.ones(3)]),
+                 lambda: L.autograd.backward(T(L, 2, requires_grad=True))):
+        try:
+            call()
+        except RuntimeError as error:
+            outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def mech_multi_grad_hook_tensor_without_grad(L):
+    a = T(L, 3, requires_grad=True)
+    try:
+        L.autograd.graph.register_multi_grad_hook((a, T(L, 3)), lambda grads: None)
+    except RuntimeError as error:
+        return _message(error)
+
+
+@program
+def mech_saved_tensor_hooks_in_custom_function(L):
+    seen = []
+
+    class Square(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+    x = T(L, 3, requires_grad=True)
+    with L.autograd.graph.saved_tensors_hooks(lambda t: seen.append("pack") or t * 1,
+                                              lambda t: seen.append("unpack") or t):
+        y = Square.apply(x)
+    y.sum().backward()
+    return seen, x.grad
+
+
+@program
+def mech_retain_grad_on_leaf_and_twice(L):
+    x = T(L, 3, requires_grad=True)
+    x.retain_grad()
+    h = x.exp()
+    h.retain_grad()
+    h.retain_grad()
+    (h * 2).sum().backward()
+    (h * 3).sum().backward()
+    return x.retains_grad, x.grad, h.grad
+
+
+@program
+def ref_requires_grad_false_grad_error(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.detach() * 2
+    try:
+        L.autograd.grad(y.sum(), x)
+    except RuntimeError as error:
+        return _message(error), y.requires_grad
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
