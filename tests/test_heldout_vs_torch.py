@@ -2648,6 +2648,53 @@ def ref_requires_grad_false_grad_error(L):
         return _message(error), y.requires_grad
 
 
+@program
+def mech_unpack_hook_wrong_result(L):
+    outcomes = []
+    for unpack in (lambda t: t[:2], lambda t: "not a tensor", lambda t: t.double()):
+        x = T(L, 3, requires_grad=True)
+        with L.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            y = x.pow(2)
+        try:
+            y.sum().backward()
+            outcomes.append(x.grad)
+        except (RuntimeError, TypeError) as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
+@program
+def ref_grad_outputs_requiring_grad(L):
+    x = T(L, 3, requires_grad=True)
+    v = T(L, 3, seed=1, requires_grad=True)
+    y = x.sin()
+    (g,) = L.autograd.grad(y, x, v, create_graph=True)
+    (gv,) = L.autograd.grad(g.sum(), v)
+    return g, gv
+
+
+@program
+def ref_functional_jacobian_vectorize_create_graph(L):
+    F = L.autograd.functional
+    x = T(L, 3, requires_grad=True)
+    jac = F.jacobian(lambda t: t.exp() * t.sum(), x, create_graph=True, vectorize=True)
+    (g,) = L.autograd.grad(jac.sum(), x)
+    return jac, g
+
+
+@program
+def mech_tensor_hook_changes_dtype_or_shape(L):
+    outcomes = []
+    for bad in (lambda g: g.double(), lambda g: g[:2], lambda g: g.tolist()):
+        x = T(L, 3, requires_grad=True)
+        x.register_hook(bad)
+        try:
+            (x * 2).sum().backward()
+        except (RuntimeError, TypeError) as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
