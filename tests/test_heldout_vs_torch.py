@@ -1490,6 +1490,1211 @@ def ref_allow_mutation_on_saved_tensors(L):
     return outcomes
 
 
+# ================================================================================================
+# Autograd mechanics and the torch.autograd reference: hooks, custom Functions, grad modes,
+# in-place checks, gradcheck's failures, checkpointing
+# ================================================================================================
+
+@program
+def mech_multi_grad_hook_all(L):
+    a, b, c = (T(L, 3, seed=k, requires_grad=True) for k in range(3))
+    seen = []
+
+    def hook(grads):
+        seen.append([None if g is None else g.clone() for g in grads])
+    handle = L.autograd.graph.register_multi_grad_hook((a, b, c), hook)
+    (a * 2 + b.exp()).sum().backward()      # c takes no part: its grad is None
+    handle.remove()
+    (a * 3).sum().backward()
+    return seen, type(handle).__name__
+
+
+@program
+def mech_multi_grad_hook_any(L):
+    a, b = T(L, 3, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+    seen = []
+
+    def hook(grad):
+        seen.append(grad.clone())
+    L.autograd.graph.register_multi_grad_hook((a, b), hook, mode="any")
+    (a * b).sum().backward()
+    (b * 5).sum().backward()
+    return seen, a.grad, b.grad
+
+
+@program
+def mech_multi_grad_hook_bad_mode(L):
+    a = T(L, 3, requires_grad=True)
+    return L.autograd.graph.register_multi_grad_hook((a,), lambda g: None, mode="some")
+
+
+@program
+def mech_node_prehook_replaces_grad(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.exp()
+    z = (y * 2).sum()
+    y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+    z.backward()
+    return x.grad, y.grad_fn.name()
+
+
+@program
+def mech_node_hook_replaces_grad_inputs(L):
+    x = T(L, 3, requires_grad=True)
+    w = T(L, 3, seed=1, requires_grad=True)
+    y = x * w
+    seen = []
+
+    def hook(grad_inputs, grad_outputs):
+        seen.append((len(grad_inputs), len(grad_outputs)))
+        return (grad_inputs[0] + 1, None)
+    y.grad_fn.register_hook(hook)
+    y.sum().backward()
+    return seen, x.grad, w.grad
+
+
+@program
+def mech_node_hook_wrong_count(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.sin()
+    y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[0]))
+    y.sum().backward()
+    return x.grad
+
+
+@program
+def mech_node_hook_handle_remove(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.cos()
+    calls = []
+    h1 = y.grad_fn.register_prehook(lambda go: calls.append("pre") or None)
+    h2 = y.grad_fn.register_hook(lambda gi, go: calls.append("post") or None)
+    h1.remove()
+    y.sum().backward(retain_graph=True)
+    h2.remove()
+    y.sum().backward()
+    return calls, x.grad
+
+
+@program
+def mech_post_accumulate_grad_optimizer_step(L):
+    """An optimizer step in the post-accumulate-grad hook: the gradient is used then freed."""
+    model = mlp(L)
+    lr = 0.1
+
+    def step(p):
+        with L.no_grad():
+            p.add_(p.grad, alpha=-lr)
+        p.grad = None
+    for p in model.parameters():
+        p.register_post_accumulate_grad_hook(step)
+    model(T(L, 2, 4)).pow(2).sum().backward()
+    return [p.detach().clone() for p in model.parameters()], [p.grad for p in model.parameters()]
+
+
+@program
+def mech_post_accumulate_grad_on_non_leaf(L):
+    x = T(L, 3, requires_grad=True)
+    return (x * 2).register_post_accumulate_grad_hook(lambda p: None)
+
+
+@program
+def mech_register_hook_on_no_grad_tensor(L):
+    return T(L, 3).register_hook(lambda g: g)
+
+
+@program
+def mech_save_on_cpu(L):
+    x = T(L, 4, requires_grad=True)
+    with L.autograd.graph.save_on_cpu(pin_memory=False):
+        y = (x.sin() * x.exp()).sum()
+    y.backward()
+    return x.grad, y.grad_fn.name()
+
+
+@program
+def mech_saved_tensor_hooks_nested_and_disable(L):
+    x = T(L, 3, requires_grad=True)
+    seen = []
+    outer = L.autograd.graph.saved_tensors_hooks(lambda t: seen.append("outer") or t, lambda t: t)
+    inner = L.autograd.graph.saved_tensors_hooks(lambda t: seen.append("inner") or t, lambda t: t)
+    with outer:
+        a = x.exp()
+        with inner:
+            b = x.sin()
+    (a + b).sum().backward()
+    outcomes = [seen, x.grad]
+    try:
+        with L.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+            with L.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                pass
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def mech_saved_tensor_hook_returns_tensor_from_pack(L):
+    """The pack hook may return anything; unpack must give back a tensor of the right shape."""
+    x = T(L, 3, requires_grad=True)
+    with L.autograd.graph.saved_tensors_hooks(lambda t: t.tolist(), lambda s: L.tensor(s)):
+        y = x.pow(3)
+    y.sum().backward()
+    return x.grad
+
+
+@program
+def fn_setup_context(L):
+    class Scale(L.autograd.Function):
+        @staticmethod
+        def forward(x, factor):
+            return x * factor
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, factor = inputs
+            ctx.factor = factor
+            ctx.save_for_backward(x)
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * ctx.factor, None
+    x = T(L, 3, requires_grad=True)
+    y = Scale.apply(x, 3.0)
+    y.sum().backward()
+    return y, x.grad, y.grad_fn.name()
+
+
+@program
+def fn_setup_context_with_vmap(L):
+    class Cube(L.autograd.Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x):
+            return x ** 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * grad
+    xs = T(L, 4, 3)
+    return L.func.vmap(Cube.apply)(xs), L.func.vmap(L.func.grad(lambda t: Cube.apply(t).sum()))(xs)
+
+
+@program
+def fn_forward_with_ctx_and_setup_context(L):
+    class Bad(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            pass
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+    return Bad.apply(T(L, 3, requires_grad=True))
+
+
+@program
+def fn_needs_input_grad(L):
+    seen = []
+
+    class Mul(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            ctx.save_for_backward(a, b)
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            seen.append(ctx.needs_input_grad)
+            a, b = ctx.saved_tensors
+            return (grad * b if ctx.needs_input_grad[0] else None,
+                    grad * a if ctx.needs_input_grad[1] else None, None)
+    a, b = T(L, 3, requires_grad=True), T(L, 3, seed=1)
+    Mul.apply(a, b, 2).sum().backward()
+    return seen, a.grad, b.grad
+
+
+@program
+def fn_mark_dirty(L):
+    class AddOneInPlace(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+    leaf = T(L, 3, requires_grad=True)
+    x = leaf.clone()
+    y = AddOneInPlace.apply(x)
+    (y * y).sum().backward()
+    outcomes = [y is x, y.grad_fn.name(), x._version, leaf.grad]
+    try:
+        AddOneInPlace.apply(T(L, 3, requires_grad=True))
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def fn_inplace_without_mark_dirty(L):
+    class Sneaky(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+    x = T(L, 3, requires_grad=True).clone()
+    y = Sneaky.apply(x)
+    return y, y.grad_fn
+
+
+@program
+def fn_mark_non_differentiable(L):
+    class SortWithIndices(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            values, indices = x.sort()
+            ctx.mark_non_differentiable(indices)
+            ctx.save_for_backward(indices)
+            return values, indices
+
+        @staticmethod
+        def backward(ctx, grad_values, grad_indices):
+            (indices,) = ctx.saved_tensors
+            grad = L.zeros_like(grad_values)
+            grad.index_add_(0, indices, grad_values)
+            return grad
+    x = T(L, 5, requires_grad=True)
+    values, indices = SortWithIndices.apply(x)
+    (values * L.arange(5.0)).sum().backward()
+    return values, indices, indices.requires_grad, x.grad
+
+
+@program
+def fn_set_materialize_grads(L):
+    seen = []
+
+    def make(materialize):
+        class Two(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(materialize)
+                return x.clone(), x.clone()
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                seen.append((g1 is None, g2 is None))
+                total = L.zeros(3)
+                for g in (g1, g2):
+                    if g is not None:
+                        total = total + g
+                return total
+        return Two
+    outcomes = []
+    for materialize in (True, False):
+        x = T(L, 3, requires_grad=True)
+        a, _ = make(materialize).apply(x)
+        a.sum().backward()
+        outcomes.append(x.grad)
+    return seen, outcomes
+
+
+@program
+def fn_save_output_for_backward(L):
+    class Exp(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x.exp()
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            (out,) = ctx.saved_tensors
+            return grad * out
+    x = T(L, 3, requires_grad=True)
+    y = Exp.apply(x)
+    (y * 2).sum().backward()
+    outcomes = [x.grad]
+    y2 = Exp.apply(x)
+    y2.mul_(3)
+    try:
+        y2.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def fn_save_intermediate_not_allowed(L):
+    class Bad(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x * 2)
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            (t,) = ctx.saved_tensors
+            return grad * t
+    x = T(L, 3, requires_grad=True)
+    Bad.apply(x).sum().backward()
+    return x.grad
+
+
+@program
+def fn_backward_returns_wrong_count(L):
+    class Bad(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+    x, y = T(L, 3, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+    Bad.apply(x, y).sum().backward()
+
+
+@program
+def fn_backward_returns_wrong_shape(L):
+    class Bad(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.sum()
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad.expand(4)
+    x = T(L, 3, requires_grad=True)
+    Bad.apply(x).backward()
+
+
+@program
+def fn_once_differentiable_plain_backward(L):
+    class Square(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @L.autograd.function.once_differentiable
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+    x = T(L, 3, requires_grad=True)
+    Square.apply(x).sum().backward()
+    (g,) = L.autograd.grad(Square.apply(x).sum(), x)
+    return x.grad, g, g.requires_grad
+
+
+@program
+def fn_calling_forward_directly(L):
+    class Id(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+    return Id()(T(L, 3))
+
+
+@program
+def ref_functional_vjp_jvp_create_graph(L):
+    F = L.autograd.functional
+    x, v = T(L, 3, requires_grad=True), T(L, 3, seed=1)
+
+    def f(t):
+        return t.sin() * t
+
+    out, vjp = F.vjp(f, x, v, create_graph=True)
+    out2, jvp = F.jvp(f, x, v, create_graph=True)
+    (g,) = L.autograd.grad(vjp.sum() + jvp.sum(), x)
+    return out, vjp, jvp, g, out2.requires_grad
+
+
+@program
+def ref_functional_hvp_vhp_create_graph(L):
+    F = L.autograd.functional
+    x, v = T(L, 3, requires_grad=True), T(L, 3, seed=1)
+
+    def f(t):
+        return (t ** 3).sum()
+    value, hvp = F.hvp(f, x, v, create_graph=True)
+    _, vhp = F.vhp(f, x, v)
+    (g,) = L.autograd.grad(hvp.sum(), x)
+    return value, hvp, vhp, g
+
+
+@program
+def ref_functional_strict_errors(L):
+    F = L.autograd.functional
+    x = T(L, 3)
+    outcomes = []
+    for call in (lambda: F.jacobian(lambda t: L.ones(3), x, strict=True),
+                 lambda: F.vjp(lambda t: t.detach(), x, L.ones(3), strict=True),
+                 lambda: F.hessian(lambda t: t.sum(), x, strict=True),
+                 lambda: F.jacobian(lambda t: t * 2, x, strict=True, vectorize=True),
+                 lambda: F.jacobian(lambda t: t * 2, x, strategy="sideways"),
+                 lambda: F.vjp(lambda t: t * 2, x),
+                 lambda: F.hvp(lambda t: t * 2, x, L.ones(3)),
+                 lambda: F.jvp(lambda t: t * 2, x, L.ones(4))):
+        try:
+            outcomes.append(call())
+        except (RuntimeError, ValueError) as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
+@program
+def ref_functional_non_strict_zeros(L):
+    F = L.autograd.functional
+    x = T(L, 3)
+    return (F.jacobian(lambda t: L.ones(2), x), F.vjp(lambda t: t.detach(), x, L.ones(3)),
+            F.hessian(lambda t: t.sum(), x), F.jvp(lambda t: L.ones(3), x, L.ones(3)))
+
+
+@program
+def ref_grad_outputs_shapes(L):
+    x = T(L, 2, 3, requires_grad=True)
+    y = x * 2
+    outcomes = []
+    for go in (L.ones(2, 3), L.ones(3), L.ones(2, 1), L.ones(6), L.tensor(1.0)):
+        try:
+            outcomes.append(L.autograd.grad(y, x, go, retain_graph=True))
+        except RuntimeError as error:
+            outcomes.append(_message(error))
+    s = y.sum()
+    for go in (L.tensor(2.0), L.ones(1), None):
+        try:
+            outcomes.append(L.autograd.grad(s, x, go, retain_graph=True))
+        except RuntimeError as error:
+            outcomes.append(_message(error))
+    try:
+        L.autograd.grad(y, x, L.ones(2, 3, dtype=L.float64), retain_graph=True)
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        L.autograd.grad([y, s], x, [L.ones(2, 3)])
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_grad_several_outputs_and_inputs(L):
+    x, w = T(L, 3, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+    a, b = x * w, (x.exp() * w).sum()
+    return L.autograd.grad([a, b], [x, w], [L.ones(3) * 0.5, L.tensor(2.0)])
+
+
+@program
+def ref_grad_unused_errors(L):
+    x, z = T(L, 3, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+    outcomes = []
+    try:
+        L.autograd.grad((x * 2).sum(), [x, z])
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        L.autograd.grad((x * 2).sum(), [x, z], materialize_grads=True, allow_unused=False)
+    except ValueError as error:
+        outcomes.append(_message(error))
+    outcomes.append(L.autograd.grad((x * 2).sum(), [x, z], materialize_grads=True))
+    try:
+        L.autograd.grad((x * 2).sum(), T(L, 3))
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        L.autograd.grad(T(L, 3).sum(), x)
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_grad_is_grads_batched_shapes(L):
+    x = T(L, 2, 3, requires_grad=True)
+    y = x.sin()
+    (rows,) = L.autograd.grad(y, x, L.ones(4, 2, 3), retain_graph=True, is_grads_batched=True)
+    (scalars,) = L.autograd.grad(y.sum(), x, L.arange(1.0, 4.0), is_grads_batched=True)
+    return rows, scalars
+
+
+@program
+def ref_retain_graph_error_grad(L):
+    x = T(L, 3, requires_grad=True)
+    y = (x.sigmoid() * x).sum()
+    L.autograd.grad(y, x)
+    return L.autograd.grad(y, x)
+
+
+@program
+def ref_retain_graph_then_free(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.tanh()
+    z = y.sum()
+    z.backward(retain_graph=True)
+    z.backward()
+    outcomes = [x.grad.clone()]
+    try:
+        _ = y.grad_fn._saved_result
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_anomaly_backward_error_traceback(L):
+    x = T(L, 3, requires_grad=True)
+    with L.autograd.detect_anomaly():
+        y = x.sigmoid()
+        y.mul_(2)
+        y.sum().backward()
+
+
+@program
+def ref_anomaly_check_nan_false(L):
+    x = L.tensor([0.0, 1.0], requires_grad=True)
+    with L.autograd.detect_anomaly(check_nan=False):
+        y = (x.sqrt() * 0).sum()
+        y.backward()
+    return x.grad, L.is_anomaly_enabled(), L.is_anomaly_check_nan_enabled()
+
+
+@program
+def ref_set_detect_anomaly(L):
+    x = L.tensor([0.0, 4.0], requires_grad=True)
+    with L.autograd.set_detect_anomaly(True):
+        inside = L.is_anomaly_enabled()
+        try:
+            (x.sqrt() * x.sqrt().detach() * 0 / 0).sum().backward()
+        except RuntimeError as error:
+            message = _message(error)
+    return inside, L.is_anomaly_enabled(), message
+
+
+@program
+def mech_grad_mode_decorators_nested(L):
+    x = T(L, 3, requires_grad=True)
+
+    @L.no_grad()
+    def frozen(t):
+        return t * 2, L.is_grad_enabled()
+
+    @L.enable_grad()
+    def thawed(t):
+        return t * 2, L.is_grad_enabled()
+
+    @L.set_grad_enabled(False)
+    def off(t):
+        return t * 2
+
+    @L.inference_mode()
+    def inferred(t):
+        return t * 2
+
+    outcomes = [frozen(x)[0].requires_grad, frozen(x)[1], thawed(x)[0].requires_grad]
+    with L.no_grad():
+        outcomes += [thawed(x)[0].requires_grad, L.is_grad_enabled()]
+        with L.enable_grad():
+            outcomes.append((x * 2).requires_grad)
+            with L.set_grad_enabled(False):
+                outcomes.append((x * 2).requires_grad)
+    outcomes += [off(x).requires_grad, L.is_grad_enabled(), inferred(x).is_inference(),
+                 L.is_inference_mode_enabled()]
+    with L.inference_mode():
+        with L.inference_mode(False):
+            y = x * 2
+            outcomes += [y.requires_grad, y.is_inference(), L.is_inference_mode_enabled()]
+    prev = L.is_grad_enabled()
+    L.set_grad_enabled(False)
+    outcomes.append((x * 2).requires_grad)
+    L.set_grad_enabled(prev)
+    outcomes.append((x * 2).requires_grad)
+    return outcomes
+
+
+@program
+def mech_inference_tensor_inplace_outside(L):
+    with L.inference_mode():
+        t = L.ones(3)
+    outcomes = [t.requires_grad, t.is_inference()]
+    try:
+        t.add_(1)
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        t.requires_grad_()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    outcomes.append(t + 1)
+    return outcomes
+
+
+@program
+def mech_requires_grad_on_non_leaf(L):
+    x = T(L, 3, requires_grad=True)
+    y = x * 2
+    outcomes = [y.requires_grad_(True).requires_grad]
+    try:
+        y.requires_grad_(False)
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        y.requires_grad = False
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        L.tensor([1, 2]).requires_grad_()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    d = y.detach().requires_grad_()
+    outcomes += [d.is_leaf, d.requires_grad, d.grad_fn]
+    return outcomes
+
+
+@program
+def mech_data_versus_detach(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.exp()
+    y.data.mul_(0)           # not seen by autograd: backward uses the zeros silently
+    y.sum().backward()
+    outcomes = [x.grad.clone(), y._version]
+    x.grad = None
+    y = x.exp()
+    y.detach().mul_(0)       # seen: the version counter is shared
+    outcomes.append(y._version)
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    d = x.data
+    outcomes += [d.requires_grad, d.is_leaf, d._version, x.detach().requires_grad]
+    return outcomes
+
+
+@program
+def mech_inplace_version_message(L):
+    a = T(L, 2, 3, requires_grad=True)
+    b = a * 1
+    c = b.sigmoid()
+    b.add_(1)           # b is not saved by sigmoid: fine
+    d = (b * c)
+    c.mul_(2)
+    c.mul_(2)
+    d.sum().backward()
+
+
+@program
+def mech_inplace_on_view_of_saved(L):
+    a = T(L, 4, requires_grad=True).clone()
+    b = a.pow(2)
+    a[1:3].zero_()
+    outcomes = [a.grad_fn.name(), a._version]
+    try:
+        b.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def mech_inplace_leaf_view_and_no_grad(L):
+    x = T(L, 3, requires_grad=True)
+    outcomes = []
+    for f in (lambda: x[0].mul_(2), lambda: x.view(3).add_(1), lambda: x.exp_()):
+        try:
+            f()
+        except RuntimeError as error:
+            outcomes.append(_message(error))
+    with L.no_grad():
+        x.mul_(2)
+    outcomes += [x, x._version]
+    return outcomes
+
+
+@program
+def ref_gradcheck_wrong_backward(L):
+    class WrongExp(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.exp()
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * x.exp() * 1.1
+    x = L.tensor([0.1, 0.2], dtype=L.float64, requires_grad=True)
+    outcomes = [L.autograd.gradcheck(WrongExp.apply, (x,), raise_exception=False)]
+    try:
+        L.autograd.gradcheck(WrongExp.apply, (x,))
+    except Exception as error:
+        outcomes.append((type(error).__name__, _message(error)))
+    try:
+        L.autograd.gradcheck(WrongExp.apply, (x,), fast_mode=True)
+    except Exception as error:
+        outcomes.append((type(error).__name__, str(error).split("\n")[0]))
+    return outcomes
+
+
+@program
+def ref_gradcheck_float32_and_no_requires_grad(L):
+    outcomes = []
+    for x in (L.tensor([0.1, 0.2], requires_grad=True), L.tensor([0.1, 0.2], dtype=L.float64)):
+        try:
+            outcomes.append(L.autograd.gradcheck(L.sin, (x,), raise_exception=True))
+        except (ValueError, RuntimeError) as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
+@program
+def ref_gradgradcheck_wrong_double_backward(L):
+    class SquareBadDouble(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x.detach() * grad       # detached: the second derivative is lost
+    x = L.tensor([0.3, -0.4], dtype=L.float64, requires_grad=True)
+    outcomes = [L.autograd.gradcheck(SquareBadDouble.apply, (x,))]
+    try:
+        L.autograd.gradgradcheck(SquareBadDouble.apply, (x,))
+    except Exception as error:      # the numbers depend on random grad_outputs: first line only
+        outcomes.append((type(error).__name__, _message(error).split("\n")[0]))
+    outcomes.append(L.autograd.gradgradcheck(lambda t: t ** 3, (x,)))
+    return outcomes
+
+
+@program
+def ref_checkpoint_non_reentrant(L):
+    from importlib import import_module
+    checkpoint = import_module(L.__name__ + ".utils.checkpoint").checkpoint
+    model = mlp(L)
+    x = T(L, 2, 4, requires_grad=True)
+    out = checkpoint(model, x, use_reentrant=False)
+    out.pow(2).sum().backward()
+    grads = [x.grad.clone()] + [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    x.grad = None
+    model(x).pow(2).sum().backward()
+    plain = [x.grad.clone()] + [p.grad.clone() for p in model.parameters()]
+    return grads, plain, out.requires_grad
+
+
+@program
+def ref_checkpoint_sequential_and_kwargs(L):
+    from importlib import import_module
+    cp = import_module(L.__name__ + ".utils.checkpoint")
+    model = L.nn.Sequential(linear(L, 4, 4), L.nn.Tanh(), linear(L, 4, 4, seed=1), L.nn.Tanh())
+    x = T(L, 3, 4, requires_grad=True)
+    out = cp.checkpoint_sequential(model, 2, x, use_reentrant=False)
+    out.sum().backward()
+
+    def f(a, scale=1.0):
+        return (a * scale).sin()
+    y = T(L, 3, requires_grad=True)
+    z = cp.checkpoint(f, y, scale=2.0, use_reentrant=False)
+    z.sum().backward()
+    return x.grad, y.grad, z
+
+
+@program
+def fn_saved_tensors_after_backward(L):
+    class Square(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+    x = T(L, 3, requires_grad=True)
+    y = Square.apply(x)
+    node = y.grad_fn
+    y.sum().backward()
+    outcomes = [x.grad, node.next_functions[0][0].name(), node.needs_input_grad]
+    try:
+        node.saved_tensors
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def fn_non_tensor_outputs_and_inputs(L):
+    class Stats(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, name, power=2):
+            ctx.power = power
+            ctx.save_for_backward(x)
+            return x ** power, name.upper(), 3
+
+        @staticmethod
+        def backward(ctx, grad, _g1, _g2):
+            (x,) = ctx.saved_tensors
+            return ctx.power * x ** (ctx.power - 1) * grad, None, None
+    x = T(L, 3, requires_grad=True)
+    y, name, k = Stats.apply(x, "abc", 3)
+    y.sum().backward()
+    return y, name, k, x.grad, y.grad_fn.name()
+
+
+@program
+def fn_returns_input_unchanged(L):
+    class Identity(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+    x = T(L, 3, requires_grad=True)
+    y = Identity.apply(x)
+    y.sum().backward()
+    return y is x, y._base is x, y.grad_fn.name(), x.grad, y.is_leaf
+
+
+@program
+def ref_backward_inputs_non_leaf(L):
+    x = T(L, 3, requires_grad=True)
+    h = x.exp()
+    y = (h * 2).sum()
+    y.backward(inputs=[h])
+    outcomes = [h.grad, x.grad, h.is_leaf]
+    try:
+        y.backward(inputs=[])
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_gradient_edge_grad(L):
+    graph = L.autograd.graph
+    x = T(L, 3, requires_grad=True)
+    h = x.sin()
+    edge = graph.get_gradient_edge(h)
+    y = (h * h).sum()
+    (gh,) = L.autograd.grad(y, edge, retain_graph=True)
+    (gx,) = L.autograd.grad(y, graph.get_gradient_edge(x))
+    return gh, gx, edge.node.name(), edge.output_nr
+
+
+@program
+def ref_increment_version(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.exp()
+    v0 = y._version
+    L.autograd.graph.increment_version(y)
+    outcomes = [v0, y._version]
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_functional_jacobian_tuple_outputs(L):
+    F = L.autograd.functional
+    x, y = T(L, 2, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+
+    def f(a, b):
+        return a.exp(), (a.sum() * b).sin()
+    jac = F.jacobian(f, (x, y), create_graph=True)
+    (g,) = L.autograd.grad(jac[1][0].sum(), x)
+    return jac, g
+
+
+@program
+def ref_functional_hessian_outer_strategy(L):
+    F = L.autograd.functional
+
+    def f(x):
+        return (x.sin() * x).sum()
+    x = T(L, 3)
+    return (F.hessian(f, x, vectorize=True, outer_jacobian_strategy="forward-mode"),
+            F.hessian(f, x, vectorize=True), F.hessian(f, x))
+
+
+@program
+def mech_multi_grad_hook_with_retain_graph(L):
+    a, b = T(L, 2, requires_grad=True), T(L, 2, seed=1, requires_grad=True)
+    counts = []
+    L.autograd.graph.register_multi_grad_hook(
+        (a, b), lambda grads: counts.append(sum(g is not None for g in grads)))
+    y = (a * b).sum()
+    y.backward(retain_graph=True)
+    L.autograd.grad(y, a, retain_graph=True)
+    y.backward(inputs=[b])
+    return counts
+
+
+@program
+def mech_tensor_hook_on_non_leaf_and_retain_grad(L):
+    x = T(L, 3, requires_grad=True)
+    h = x * 2
+    h.retain_grad()
+    h.register_hook(lambda g: g * 3)
+    (h * h).sum().backward()
+    return h.grad, x.grad
+
+
+@program
+def mech_no_grad_output_requires_grad_toggle(L):
+    w = T(L, 3, requires_grad=True)
+    with L.no_grad():
+        y = w * 2
+    y.requires_grad_()
+    (y * w).sum().backward()
+    return y.is_leaf, y.grad, w.grad, y.grad_fn
+
+
+@program
+def ref_anomaly_forward_trace_in_warning(L):
+    x = L.tensor([-1.0, 4.0], requires_grad=True)
+    with L.autograd.detect_anomaly():
+        y = x.log()
+        try:
+            (y * 0).sum().backward()
+            return x.grad
+        except RuntimeError as error:
+            return _message(error)
+
+
+@program
+def ref_anomaly_error_in_custom_backward(L):
+    class Broken(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ValueError("backward failed on purpose")
+    x = T(L, 3, requires_grad=True)
+    with L.autograd.detect_anomaly():
+        y = Broken.apply(x)
+        y.sum().backward()
+
+
+@program
+def ref_functional_vjp_tuple_and_none_v(L):
+    F = L.autograd.functional
+    x, y = T(L, 3), T(L, 3, seed=1)
+
+    def f(a, b):
+        return (a * b).sum()
+    out, (ga, gb) = F.vjp(f, (x, y))
+    out2, jvp = F.jvp(lambda a: a.exp(), x, L.ones(3))
+    try:
+        F.jvp(lambda a: a.exp(), x)
+    except RuntimeError as error:
+        return out, ga, gb, out2, jvp, _message(error)
+
+
+@program
+def mech_set_grad_enabled_as_function_and_context(L):
+    x = T(L, 2, requires_grad=True)
+    outcomes = []
+    with L.set_grad_enabled(False):
+        outcomes.append((x * 2).requires_grad)
+        with L.set_grad_enabled(True):
+            outcomes.append((x * 2).requires_grad)
+    mode = L.set_grad_enabled(False)
+    outcomes += [type(mode).__name__, L.is_grad_enabled()]
+    L.set_grad_enabled(True)
+    outcomes.append(L.is_grad_enabled())
+    with L.no_grad():
+        with L.inference_mode(mode=False):
+            outcomes.append((x * 2).requires_grad)
+    return outcomes
+
+
+@program
+def mech_inference_mode_generator_decorator(L):
+    @L.inference_mode()
+    def numbers(t):
+        for k in range(2):
+            yield t * k, L.is_inference_mode_enabled()
+    x = T(L, 2, requires_grad=True)
+    return [(v.requires_grad, v.is_inference(), flag) for v, flag in numbers(x)], L.is_inference_mode_enabled()
+
+
+@program
+def mech_detach_inplace_and_detach_(L):
+    x = T(L, 3, requires_grad=True)
+    y = x * 2
+    z = y.detach_()
+    outcomes = [z is y, y.requires_grad, y.grad_fn, y.is_leaf]
+    v = (x * 2)[:2]
+    try:
+        v.detach_()
+    except RuntimeError as error:
+        outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def ref_grad_create_graph_third_order(L):
+    x = L.tensor([0.5, 1.5], requires_grad=True)
+    y = (x ** 4).sum()
+    (g1,) = L.autograd.grad(y, x, create_graph=True)
+    (g2,) = L.autograd.grad(g1.sum(), x, create_graph=True)
+    (g3,) = L.autograd.grad(g2.sum(), x)
+    return g1, g2, g3
+
+
+@program
+def ref_autograd_backward_function(L):
+    x, w = T(L, 3, requires_grad=True), T(L, 3, seed=1, requires_grad=True)
+    a, b = x * w, (x * x).sum()
+    L.autograd.backward([a, b], [L.full((3,), 0.5), L.tensor(2.0)])
+    outcomes = [x.grad, w.grad]
+    for call in (lambda: T(L, 3).sum().backward(),
+                 lambda: L.autograd.backward([a], [L.ones(3), L.ones(3)]),
+                 lambda: L.autograd.backward(T(L, 2, requires_grad=True))):
+        try:
+            call()
+        except RuntimeError as error:
+            outcomes.append(_message(error))
+    return outcomes
+
+
+@program
+def mech_multi_grad_hook_tensor_without_grad(L):
+    a = T(L, 3, requires_grad=True)
+    try:
+        L.autograd.graph.register_multi_grad_hook((a, T(L, 3)), lambda grads: None)
+    except RuntimeError as error:
+        return _message(error)
+
+
+@program
+def mech_saved_tensor_hooks_in_custom_function(L):
+    seen = []
+
+    class Square(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+    x = T(L, 3, requires_grad=True)
+    with L.autograd.graph.saved_tensors_hooks(lambda t: seen.append("pack") or t * 1,
+                                              lambda t: seen.append("unpack") or t):
+        y = Square.apply(x)
+    y.sum().backward()
+    return seen, x.grad
+
+
+@program
+def mech_retain_grad_on_leaf_and_twice(L):
+    x = T(L, 3, requires_grad=True)
+    x.retain_grad()
+    h = x.exp()
+    h.retain_grad()
+    h.retain_grad()
+    (h * 2).sum().backward()
+    (h * 3).sum().backward()
+    return x.retains_grad, x.grad, h.grad
+
+
+@program
+def ref_requires_grad_false_grad_error(L):
+    x = T(L, 3, requires_grad=True)
+    y = x.detach() * 2
+    try:
+        L.autograd.grad(y.sum(), x)
+    except RuntimeError as error:
+        return _message(error), y.requires_grad
+
+
+@program
+def mech_unpack_hook_wrong_result(L):
+    outcomes = []
+    for unpack in (lambda t: t[:2], lambda t: "not a tensor", lambda t: t.double()):
+        x = T(L, 3, requires_grad=True)
+        with L.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            y = x.pow(2)
+        try:
+            y.sum().backward()
+            outcomes.append(x.grad)
+        except (RuntimeError, TypeError) as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
+@program
+def ref_grad_outputs_requiring_grad(L):
+    x = T(L, 3, requires_grad=True)
+    v = T(L, 3, seed=1, requires_grad=True)
+    y = x.sin()
+    (g,) = L.autograd.grad(y, x, v, create_graph=True)
+    (gv,) = L.autograd.grad(g.sum(), v)
+    return g, gv
+
+
+@program
+def ref_functional_jacobian_vectorize_create_graph(L):
+    F = L.autograd.functional
+    x = T(L, 3, requires_grad=True)
+    jac = F.jacobian(lambda t: t.exp() * t.sum(), x, create_graph=True, vectorize=True)
+    (g,) = L.autograd.grad(jac.sum(), x)
+    return jac, g
+
+
+@program
+def mech_tensor_hook_changes_dtype_or_shape(L):
+    outcomes = []
+    for bad in (lambda g: g.double(), lambda g: g[:2], lambda g: g.tolist()):
+        x = T(L, 3, requires_grad=True)
+        x.register_hook(bad)
+        try:
+            (x * 2).sum().backward()
+        except (RuntimeError, TypeError) as error:
+            outcomes.append((type(error).__name__, _message(error)))
+    return outcomes
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }

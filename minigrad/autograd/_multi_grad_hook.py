@@ -50,6 +50,9 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     tensors = tuple(tensors)
+    if mode == "all" and not all(t.requires_grad for t in tensors):
+        # (PyTorch's mode "all" looks up every tensor's node first; "any" skips such tensors)
+        raise AssertionError("Expected gradient function to be set")
     key = object()        # this registration's entry in each backward pass's hook_state
 
     def make_hook(index):

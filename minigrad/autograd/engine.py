@@ -510,7 +510,7 @@ def apply_pre_hooks(node, grads, node_runs, plan):
         for hook in list(node._pre_hooks.values()):
             new = hook(tuple(grads))
             if new is not None:
-                grads[:] = new
+                grads[:] = _checked_node_hook_result(hook, grads, new)
     return grads
 
 
@@ -544,8 +544,21 @@ def apply_post_hooks(node, grad_inputs, grads):
     for hook in list(node._post_hooks.values()):
         new = hook(tuple(grad_inputs), tuple(grads))
         if new is not None:
-            grad_inputs = tuple(new)
+            grad_inputs = _checked_node_hook_result(hook, grad_inputs, new)
     return grad_inputs
+
+
+def _checked_node_hook_result(hook, grads, new):
+    """A node hook may replace the gradients by a tuple of as many, each of the same dtype and
+    shape as the one it replaces (PyTorch's rule)."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(grads):
+        name = getattr(hook, "__name__", type(hook).__name__)
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
+                           f"(got {len(new)}, but expected {len(grads)})")
+    return tuple(g if g is None or old is None else _checked_hook_result(hook, old, g)
+                 for old, g in zip(grads, new))
 
 
 def _checked_hook_result(hook, grad, new):

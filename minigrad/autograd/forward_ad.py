@@ -302,7 +302,7 @@ def push_function_tangents(function, ctx, args, outputs):
     if not isinstance(results, tuple):
         results = (results,)
     for out, tangent in zip(outputs, results):
-        if out is not None and tangent is not None and out._array.dtype.kind == "f":
+        if isinstance(out, Tensor) and tangent is not None and out._array.dtype.kind == "f":
             _set_tangent(out, tangent)
 
 

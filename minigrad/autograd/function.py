@@ -18,6 +18,7 @@ node, ``SquareBackward``, in the graph. That node *is* the ``ctx`` object:
 what forward saves on ctx is what backward finds there. Built-in operations
 (minigrad/_ops) follow the same pattern. (PyTorch: torch/autograd/function.py.)
 """
+import inspect
 import functools
 import warnings
 
@@ -87,7 +88,7 @@ class BackwardCFunction(Node, FunctionCtx):
     def backward(self, *grad_outputs):
         if self.materialize_grads:
             grad_outputs = tuple(
-                g if g is not None else _zeros(shape, dtype)
+                g if g is not None or dtype is None else _zeros(shape, dtype)
                 for g, shape, dtype in zip(grad_outputs, self._output_shapes, self._output_dtypes))
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
@@ -215,8 +216,14 @@ class Function:
             f"{type(self).__name__}()(...)")
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
         """Run forward without recording, then put one node for the whole Function in the graph."""
+        if cls.setup_context is not Function.setup_context:
+            # as in PyTorch, forward's signature takes the arguments, its defaults filled in
+            # (so setup_context sees them all, and a missing one gets Python's own words)
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, {}
         ctx = cls._backward_cls()
         ctx._input_is_tensor = tuple(isinstance(a, Tensor) for a in args)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._graph_requires_grad for a in args)
@@ -232,7 +239,7 @@ class Function:
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
             else:
-                output = cls.forward(ctx, *args)
+                output = cls.forward(ctx, *args, **kwargs)    # (keywords are not inputs)
         # like PyTorch, look at what ctx saved once forward has returned: tensors (or None) only;
         # other values belong on ctx as attributes
         for i, value in enumerate(getattr(ctx, "_saved", None) or ()):
@@ -241,10 +248,6 @@ class Function:
                                 f"of type {type(value).__name__}")
         is_tuple = isinstance(output, tuple)
         outputs = output if is_tuple else (output,)
-        for o in outputs:
-            if not isinstance(o, Tensor) and o is not None:
-                raise TypeError(
-                    f"{cls.__name__}.forward must return tensors, got {type(o).__name__}")
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         if not needs_grad(tensor_args):
             if _DualLevel.open:      # forward mode: jvp gives the outputs' tangents
@@ -276,18 +279,19 @@ def _connect_outputs(ctx, tensor_args, outputs):
     # PyTorch), so the input keeps its history. (Marked non-differentiable, it stays so.)
     non_differentiable = set(ctx._non_differentiable)
     outputs = tuple(_returned_input_view(o, non_differentiable)
-                    if o is not None and not is_dirty(o) and any(o is a for a in tensor_args)
+                    if isinstance(o, Tensor) and not is_dirty(o) and any(o is a for a in tensor_args)
                     else o for o in outputs)
     ctx._num_outputs = len(outputs)
-    ctx._output_shapes = [o._array.shape if o is not None else () for o in outputs]
-    ctx._output_dtypes = [o._array.dtype if o is not None else None for o in outputs]
+    # (an output that is not a tensor, as PyTorch allows, gets None as its gradient)
+    ctx._output_shapes = [o._array.shape if isinstance(o, Tensor) else () for o in outputs]
+    ctx._output_dtypes = [o._array.dtype if isinstance(o, Tensor) else None for o in outputs]
     ctx._output_shape = ctx._output_shapes[0]
     ctx._output_dtype = ctx._output_dtypes[0]
     ctx._sequence_nr = next(_sequence_numbers)
     if _Anomaly.enabled:
         record_forward_stack(ctx)
     for i, o in enumerate(outputs):
-        if o is None:
+        if not isinstance(o, Tensor):
             continue
         if is_dirty(o):
             o._version_counter[0] += 1       # marking it dirty counts as a change, as in PyTorch
@@ -297,6 +301,10 @@ def _connect_outputs(ctx, tensor_args, outputs):
         o._output_nr = i
         if o._base is not None and is_dirty(o):     # (a view changed in place: this node is its own)
             o._attr_version = o._version_counter[0]
+    # saved outputs: changed in place later, PyTorch's error names this Function ("output 0 of
+    # Foo"), not the tensor's grad_fn by then
+    ctx._saved_output_nrs = {k: o._output_nr for k, s in enumerate(ctx._saved or ())
+                             for o in outputs if o is not None and s is o and o._grad_fn is ctx}
     return outputs
 
 

@@ -10,6 +10,7 @@ inside ``no_grad`` records normally, and two threads training at once do not
 switch each other's recording off.
 """
 from .._type_names import type_name
+import inspect
 import functools
 import threading
 
@@ -71,11 +72,40 @@ class _DecoratorContextManager:
     """A context manager that also works as a decorator: ``@no_grad()``."""
 
     def __call__(self, function):
+        if inspect.isgeneratorfunction(function):
+            return self._wrap_generator(function)
+
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             with self.clone():
                 return function(*args, **kwargs)
         return wrapper
+
+    def _wrap_generator(self, function):
+        # a decorated generator runs each of its steps inside the mode, as in PyTorch, and the
+        # caller's code between two steps outside it
+        @functools.wraps(function)
+        def generator(*args, **kwargs):
+            steps = function(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = steps.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            steps.close()
+                        raise
+                    except BaseException as error:
+                        with self.clone():
+                            response = steps.throw(error)
+                    else:
+                        with self.clone():
+                            response = steps.send(request)
+            except StopIteration as stop:
+                return stop.value
+        return generator
 
     def clone(self):
         """A fresh copy of this context manager (a decorator enters a new one on every call)."""

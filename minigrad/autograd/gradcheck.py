@@ -102,13 +102,13 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     inputs, diff = _tensor_inputs(inputs)
     if not diff:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
+                         "none of them have requires_grad=True.")
     for i in diff:
         if inputs[i].dtype.name != "float64":
             warnings.warn(
-                f"Input #{i} requires gradient and is not a double precision floating point. "
-                "This check will likely fail if all the inputs are not of double precision "
-                "floating point. ", UserWarning, stacklevel=2)
+                f"Input #{i} requires gradient and is not a double precision floating point or "
+                "complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ", UserWarning, stacklevel=2)
     numerical = numerical_jacobian(func, inputs, eps)
     if check_forward_ad and not _forward_mode_matches(func, inputs, numerical, rtol, atol,
                                                       raise_exception):
@@ -121,10 +121,11 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if not np.allclose(got, expected, rtol=rtol, atol=atol):
             if not raise_exception:
                 return False
-            # PyTorch prints both Jacobians as tensors (float64: the dtype is shown)
+            # PyTorch prints both Jacobians as tensors of the input's dtype (float64 shows it)
+            dtype = inputs[i]._array.dtype
             raise GradcheckError(
                 f"Jacobian mismatch for output {o} with respect to input {i},\n"
-                f"numerical:{_wrap(np.asarray(expected))}\nanalytical:{_wrap(np.asarray(got))}\n")
+                f"numerical:{_wrap(np.asarray(expected, dtype))}\nanalytical:{_wrap(np.asarray(got, dtype))}\n")
     return True
 
 

@@ -475,6 +475,10 @@ class Node:
             if type(value) is SavedOutput:
                 if value.version_counter[0] != value.version:
                     return value.modified_message(self)
+            elif version is not None and value._versions[0] != version and \
+                    i in getattr(self, "_saved_output_nrs", ()):
+                return _modified_in_place_message(value, version, _Named(type(self)._forward_cls.__name__),
+                                                  output_nr=self._saved_output_nrs[i])
             elif version is not None and value._versions[0] != version:
                 # an input is saved as itself: PyTorch names its current grad_fn (the
                 # in-place operation that changed it, if recorded) as "output 0"
@@ -577,6 +581,17 @@ def _describe(tensor):
     if tensor.dtype.name == "bool":     # (no legacy tensor type: PyTorch prints the backend's name)
         return f"[CPUBoolType [{shape}]]"
     return f"[torch.{tensor.dtype.tensor_type_name} [{shape}]]"
+
+
+class _Named:
+    """Stands for a node in the in-place error where PyTorch prints a plain name."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def name(self):
+        """The name printed."""
+        return self._name
 
 
 def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):

@@ -50,6 +50,44 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     return _checkpoint_without_reentrant(function, args, kwargs)
 
 
+SEQUENTIAL_USE_REENTRANT_WARNING = (
+    "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed "
+    "explicitly. In version 2.9 we will raise an exception if use_reentrant is not passed. "
+    "use_reentrant=False is recommended, but if you need to preserve the current default "
+    "behavior, you can pass use_reentrant=True. Refer to docs for more details on the "
+    "differences between the two variants.")
+
+
+def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
+    """Run ``functions`` (a list, or an ``nn.Sequential``'s children) one after the other on
+    ``input``, in ``segments`` parts of equal length: all but the last part are checkpointed
+    (the last one's saved tensors are needed at once by backward anyway)."""
+    if use_reentrant is None:
+        warnings.warn(SEQUENTIAL_USE_REENTRANT_WARNING, UserWarning, stacklevel=2)
+        use_reentrant = True
+    preserve_rng_state = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+    from ..nn import Sequential
+    if isinstance(functions, Sequential):
+        functions = list(functions.children())
+
+    def run(start, stop):
+        def part(value):
+            for f in functions[start:stop]:
+                value = f(value)
+            return value
+        return part
+    size = len(functions) // segments
+    stop = 0
+    # (a step of 0, more segments than functions, is Python's ValueError from range, as in PyTorch)
+    for start in range(0, size * (segments - 1), size):
+        stop = start + size
+        input = checkpoint(run(start, stop), input, use_reentrant=use_reentrant,
+                           preserve_rng_state=preserve_rng_state)
+    return run(stop, len(functions))(input)
+
+
 # --- use_reentrant=False ---------------------------------------------------------------
 
 def _checkpoint_without_reentrant(function, args, kwargs):
