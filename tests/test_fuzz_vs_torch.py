@@ -2034,6 +2034,12 @@ def test_random_programs_match_pytorch(torch, program):
     # gradient into it in place, so x.grad's version is 1
     [("leaf", (3,), 0, False, True), ("enable_grad", "select_scatter", (0,), True, False),
      ("leaf", (3,), 0, False, False), ("backward", "backward_gradient", (1,), True, False)],
+    # x's gradients through x.t() (arrives first, a view) and through x: their sum is new memory
+    # laid out like the transposed one, which AccumulateGrad copies into x's layout (version 1)
+    [("leaf", (2, 3), 0, False, True), ("unary", "scale", (0,), False, False),
+     ("view", "t", (0,), False, False), ("unary", "scale", (2,), False, False),
+     ("unary", "sum", (1,), False, False), ("unary", "sum", (3,), False, False),
+     ("binary", "add", (4, 5), False, False), ("backward", "backward", (6,), False, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

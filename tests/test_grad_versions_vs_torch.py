@@ -854,6 +854,29 @@ def column_major_leaf(L):
     return [w.grad._version, w.grad.stride()]
 
 
+@prog
+def two_layouts_added(L):
+    """Two gradients laid out differently: the engine adds them out of place (a view's memory
+    is not its own), the sum laid out like the first to arrive; AccumulateGrad copies a sum
+    laid out unlike the leaf into the leaf's layout, a copy_ (version 1), else adopts it."""
+    w, c = leaf(L), L.tensor(_data((2, 3, 4), 2), requires_grad=True)
+    wt = L.tensor(X.T.copy()).t().detach().requires_grad_()
+    programs = [(w, lambda: (w * 3).sum() + (w.t() * 2).sum()),
+                (w, lambda: (w.t() * 3).sum() + (w * 2).sum()),
+                (wt, lambda: (wt * 3).sum() + (wt.t() * 2).sum()),
+                (wt, lambda: (wt.t() * 3).sum() + (wt * 2).sum()),
+                (c, lambda: (c * 3).sum() + (c.permute(2, 0, 1) * 2).sum()),
+                (w, lambda: (w * 3).sum() + (w.t().contiguous() * 2).sum()),
+                (w, lambda: (w * 2).sum() + (w.t() * 3).sum() + (w * 4).sum())]
+    facts = []
+    for create_graph in (False, True):
+        for x, f in programs:
+            x.grad = None
+            f().backward(create_graph=create_graph)
+            facts.append([x.grad._version, x.grad.stride()])
+    return facts
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS_BY_NAME))
 def test_program_gradient_versions_match_torch(name):
     torch = import_torch()
