@@ -2040,6 +2040,12 @@ def test_random_programs_match_pytorch(torch, program):
      ("view", "t", (0,), False, False), ("unary", "scale", (2,), False, False),
      ("unary", "sum", (1,), False, False), ("unary", "sum", (3,), False, False),
      ("binary", "add", (4, 5), False, False), ("backward", "backward", (6,), False, False)],
+    # a transposed gradient through celu's backward kernel stays transposed: copied into x's layout
+    [("leaf", (2, 3), 0, False, True), ("unary", "F_celu", (0,), False, False),
+     ("view", "H", (1,), False, False), ("backward", "backward_gradient", (2,), True, False)],
+    # the norm of an inference tensor over a dim of size 1 only: PyTorch's kernel writes abs
+    [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "norm1_keepdim", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -855,6 +855,27 @@ def column_major_leaf(L):
 
 
 @prog
+def transposed_gradient_through_kernels(L):
+    """A transposed gradient through a pointwise backward kernel (sigmoid_backward,
+    elu_backward...) gives a transposed gradient, as PyTorch's kernels lay out their result
+    like grad: AccumulateGrad copies it into the leaf's layout (a copy_: version 1)."""
+    F = L.nn.functional
+    functions = [lambda x: x.sigmoid(), lambda x: x.tanh(), lambda x: F.elu(x), lambda x: F.celu(x, 0.5),
+                 lambda x: F.selu(x), lambda x: F.gelu(x), lambda x: F.gelu(x, approximate="tanh"),
+                 lambda x: F.silu(x), lambda x: F.mish(x), lambda x: F.softplus(x, 2.0),
+                 lambda x: F.hardsigmoid(x), lambda x: F.hardswish(x), lambda x: F.hardshrink(x, 0.9),
+                 lambda x: F.softshrink(x, 0.9), lambda x: (x / 2).logit(), lambda x: (x / 2).logit(0.3),
+                 lambda x: F.pad(x, (1, 2), value=0.5)]
+    facts = []
+    for f in functions:
+        x = leaf(L)
+        y = f(x)
+        y.backward(L.ones(y.shape[1], y.shape[0]).t())
+        facts.append([x.grad._version, x.grad.stride()])
+    return facts
+
+
+@prog
 def two_layouts_added(L):
     """Two gradients laid out differently: the engine adds them out of place (a view's memory
     is not its own), the sum laid out like the first to arrive; AccumulateGrad copies a sum

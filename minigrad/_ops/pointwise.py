@@ -1462,7 +1462,15 @@ def tanh_backward(grad, out):
 
 def _recorded_backward(array, node_class, grad, out):
     """A backward formula's result, recorded as one node with edges to grad and out."""
-    return result(array, node_class, (grad, out), saved=(grad, out))
+    return result(backward_kernel_layout(array, grad, out), node_class, (grad, out), saved=(grad, out))
+
+
+def backward_kernel_layout(values, grad, x):
+    """The array ``values`` of a pointwise backward kernel of (grad, x) (sigmoid_backward,
+    elu_backward...), laid out as PyTorch's kernel lays out its new result: like grad when the
+    two disagree (a transposed grad gives a transposed gradient, which AccumulateGrad must then
+    copy into its leaf's layout: that copy_ counts as a change of .grad, version 1)."""
+    return laid_out_as_pytorch(np.asarray(values), grad._array, x._array)
 
 
 def _maximum_keeps_first_on_ties(dtype):
