@@ -2046,6 +2046,10 @@ def test_random_programs_match_pytorch(torch, program):
     # the norm of an inference tensor over a dim of size 1 only: PyTorch's kernel writes abs
     [("leaf", (3,), 0, False, True), ("inference", "F_adaptive_avg_pool1d", (0,), True, False),
      ("unary", "norm1_keepdim", (1,), True, False)],
+    # cumsum(dtype=float64) of float32: its formula turns grad into float32 before the reversed
+    # cumsum, so the second-order graph shows FlipBackward0 after ToCopyBackward0
+    [("leaf", (3,), 0, False, True), ("unary", "cumsum_double", (0,), False, False),
+     ("grad_outputs", "slot_as_grad_output", (1, 1), True, True)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

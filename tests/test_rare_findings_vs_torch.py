@@ -634,3 +634,26 @@ def test_lerp_checks_its_dtypes_first_word_for_word():
         "RuntimeError", "expected dtype float for `end` but got dtype double")
     assert _failure(lambda: RESULT_CHECKS["hypot_"](minigrad)) == (
         "RuntimeError", "output with shape [3] doesn't match the broadcast shape [2, 3]")
+
+
+def _chain(node, length=6):
+    """The names of ``node`` and of the first node of each next_functions after it."""
+    names = []
+    while node is not None and len(names) < length:
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), ()])
+def test_cumsum_with_dtype_casts_grad_before_its_backward(torch, shape):
+    """cumsum(dtype=float64) of float32: the formula turns grad into float32 first, so under
+    create_graph the reversed cumsum (FlipBackward0) comes after ToCopyBackward0."""
+    results = []
+    for L in (minigrad, torch):
+        x = L.tensor(np.arange(1, 1 + int(np.prod(shape)), dtype=np.float32).reshape(shape),
+                     requires_grad=True)
+        y = x.cumsum(0, dtype=L.float64)
+        (g,) = L.autograd.grad(y, x, y, create_graph=True)
+        results.append((_chain(g.grad_fn), str(g.dtype).split(".")[-1], g.detach().numpy().tolist()))
+    assert results[0] == results[1]
