@@ -2050,6 +2050,10 @@ def test_random_programs_match_pytorch(torch, program):
     # cumsum, so the second-order graph shows FlipBackward0 after ToCopyBackward0
     [("leaf", (3,), 0, False, True), ("unary", "cumsum_double", (0,), False, False),
      ("grad_outputs", "slot_as_grad_output", (1, 1), True, True)],
+    # x.lerp_(a view of x, a float weight) of integers: the weight's dtype is refused before the
+    # memory end shares with x
+    [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (0,), True, False),
+     ("view", "hsplit", (1,), True, False), ("inplace_binary", "lerp_weight_t_", (1, 2), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

@@ -657,3 +657,25 @@ def test_cumsum_with_dtype_casts_grad_before_its_backward(torch, shape):
         (g,) = L.autograd.grad(y, x, y, create_graph=True)
         results.append((_chain(g.grad_fn), str(g.dtype).split(".")[-1], g.detach().numpy().tolist()))
     assert results[0] == results[1]
+
+
+LERP_OVER_OWN_MEMORY = {     # each takes x, y = x[1:] (x integers, or floats for names with "float")
+    "int_float_weight": lambda L, x, y: x.lerp_(y, y.sigmoid()),
+    "int_float_end": lambda L, x, y: x.lerp_(y.float(), y.sigmoid()),
+    "int_number_weight": lambda L, x, y: x.lerp_(y, 0.5),
+    "int_weight_0d": lambda L, x, y: x.lerp_(y, L.tensor(0.5)),
+    "float_double_weight": lambda L, x, y: x.lerp_(y, y.double()),
+    "float_double_weight_keyword": lambda L, x, y: x.lerp_(y, weight=y.double()),
+    "int_heaviside_values_keyword": lambda L, x, y: x.heaviside_(values=y.float()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LERP_OVER_OWN_MEMORY))
+def test_lerp_checks_dtypes_before_shared_memory(torch, name):
+    """x.lerp_(end, weight) with end a view of x: end's and a weight tensor's dtypes are
+    checked before the memory end shares with x (and before the shapes)."""
+    failures = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0] if name.startswith("float") else [1, 2, 3])
+        failures.append(_failure(lambda: LERP_OVER_OWN_MEMORY[name](L, x, x[1:])))
+    assert failures[0] == failures[1]
