@@ -2054,6 +2054,10 @@ def test_random_programs_match_pytorch(torch, program):
     # memory end shares with x
     [("leaf", (3,), 0, False, True), ("leaf_int", (3,), (0,), True, False),
      ("view", "hsplit", (1,), True, False), ("inplace_binary", "lerp_weight_t_", (1, 2), True, False)],
+    # x.lt_(a view of x that isn't dense): compared element by element, each reading what the
+    # loop wrote before
+    [("leaf", (2, 1, 3), 2, False, True), ("view", "dsplit", (0,), True, False),
+     ("inplace_binary", "lt_t_", (0, 1), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

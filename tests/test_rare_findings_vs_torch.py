@@ -679,3 +679,24 @@ def test_lerp_checks_dtypes_before_shared_memory(torch, name):
         x = L.tensor([1.0, 2.0, 3.0] if name.startswith("float") else [1, 2, 3])
         failures.append(_failure(lambda: LERP_OVER_OWN_MEMORY[name](L, x, x[1:])))
     assert failures[0] == failures[1]
+
+
+OWN_VIEW_READERS = {
+    "lt_": lambda x, v: x.lt_(v), "gt_": lambda x, v: x.gt_(v), "le_": lambda x, v: x.le_(v),
+    "ge_": lambda x, v: x.ge_(v), "eq_": lambda x, v: x.eq_(v), "hypot_": lambda x, v: x.hypot_(v),
+    "true_divide_": lambda x, v: x.true_divide_(v), "copysign_": lambda x, v: x.copysign_(v),
+    "atan2_": lambda x, v: x.atan2_(v), "addcmul_": lambda x, v: x.addcmul_(v, v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_VIEW_READERS))
+def test_inplace_reading_a_view_of_itself_element_by_element(torch, name):
+    """x.lt_(x[..., :1]) (a view that isn't dense, which PyTorch lets through): PyTorch's loop
+    reads x[..., 0] again after it wrote it, so later elements compare with the new value."""
+    data = np.array([-0.95, -0.80, 1.25, -1.63, 0.4, 0.91], np.float32).reshape(2, 1, 3)
+    values = []
+    for L in (minigrad, torch):
+        x = L.tensor(data.copy())
+        OWN_VIEW_READERS[name](x, x[..., :1])
+        values.append(x.numpy())
+    np.testing.assert_array_equal(values[0], values[1])
