@@ -700,3 +700,30 @@ def test_inplace_reading_a_view_of_itself_element_by_element(torch, name):
         OWN_VIEW_READERS[name](x, x[..., :1])
         values.append(x.numpy())
     np.testing.assert_array_equal(values[0], values[1])
+
+
+SVD_USERS = {
+    "svd": lambda L, a: L.linalg.svd(a), "svdvals": lambda L, a: L.linalg.svdvals(a),
+    "torch_svd": lambda L, a: L.svd(a), "pinv": lambda L, a: L.linalg.pinv(a),
+    "pinverse": lambda L, a: a.pinverse(), "matrix_rank": lambda L, a: L.linalg.matrix_rank(a),
+    "norm2": lambda L, a: L.linalg.norm(a, 2, dim=(-2, -1)), "cond": lambda L, a: L.linalg.cond(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SVD_USERS))
+@pytest.mark.parametrize("bad", ["nan", "inf", "nan_batch", "inf_batch"])
+def test_svd_of_non_finite_matrices(torch, name, bad):
+    """LAPACK fails on a matrix with a NaN (torch.linalg.LinAlgError naming the batch element)
+    and gives NaNs for one with an infinity."""
+    outcomes = []
+    for L in (minigrad, torch):
+        a = np.array([[1.0, 2.0, 2.0], [0.0, 1.0, 1.0]], np.float32)
+        a = np.stack([a, a]) if bad.endswith("batch") else a
+        a[(-1, 0, 1) if a.ndim == 3 else (0, 1)] = float(bad[:3])
+        failure = _failure(lambda: SVD_USERS[name](L, L.tensor(a)))
+        if failure is None:
+            r = SVD_USERS[name](L, L.tensor(a))
+            r = r if isinstance(r, tuple) else (r,)
+            failure = [(tuple(t.shape), int(t.isnan().sum())) for t in r]
+        outcomes.append(failure)
+    assert outcomes[0] == outcomes[1]
