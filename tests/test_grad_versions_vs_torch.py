@@ -865,7 +865,7 @@ def transposed_gradient_through_kernels(L):
                  lambda x: F.silu(x), lambda x: F.mish(x), lambda x: F.softplus(x, 2.0),
                  lambda x: F.hardsigmoid(x), lambda x: F.hardswish(x), lambda x: F.hardshrink(x, 0.9),
                  lambda x: F.softshrink(x, 0.9), lambda x: (x / 2).logit(), lambda x: (x / 2).logit(0.3),
-                 lambda x: F.pad(x, (1, 2), value=0.5)]
+                 lambda x: F.pad(x, (1, 2), value=0.5), lambda x: x.angle(), lambda x: L.kron(x, x)]
     facts = []
     for f in functions:
         x = leaf(L)

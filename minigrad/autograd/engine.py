@@ -450,7 +450,9 @@ def sum_to_shape(grad, shape, in_pass=False):
         array = grad._array
         if shape == ():
             return _tensor._wrap(np.asarray(_ordered_sum(array, tuple(range(array.ndim)), False, in_pass)))
-        summed = _tensor._wrap(np.asarray(_ordered_sum(array, dims, True, in_pass)))
+        # (row-major, as PyTorch allocates a reduction's result: a sum of a permuted gradient
+        # may come out of numpy permuted, which AccumulateGrad would then have to copy)
+        summed = _tensor._wrap(np.ascontiguousarray(_ordered_sum(array, dims, True, in_pass)))
         if not lead:
             return summed
         if 1 not in shape and 0 not in shape:
