@@ -727,3 +727,18 @@ def test_svd_of_non_finite_matrices(torch, name, bad):
             failure = [(tuple(t.shape), int(t.isnan().sum())) for t in r]
         outcomes.append(failure)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["asin", "acos", "log1p"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [3, 8, 19])
+def test_sign_of_nans_outside_the_domain(torch, name, dtype, size):
+    """asin(2), acos(2) and float32 log1p(-2): PyTorch's NaN has its sign bit set; a NaN given
+    keeps its own sign."""
+    data = np.full(size, 2.0 if name != "log1p" else -2.0)
+    data[:3] = [np.nan, -np.nan, 0.5 if name != "log1p" else -0.5]
+    signs = []
+    for L in (minigrad, torch):
+        out = getattr(L, name)(L.tensor(data, dtype=getattr(L, dtype)))
+        signs.append(np.signbit(out.numpy()).tolist())
+    assert signs[0] == signs[1]

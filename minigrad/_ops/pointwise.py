@@ -1089,7 +1089,23 @@ def _in_vectors_as_pytorch(sleef_float32, sleef_float64, numpy_function):
     return elementwise
 
 
-_log1p_array = _as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p)
+def with_negative_new_nans(ufunc, dtypes=(np.float32, np.float64)):
+    """``ufunc`` whose NaNs for numbers outside its domain (asin(2), log1p(-2)) have their sign
+    bit set for arrays of ``dtypes``, as PyTorch's asin, acos and float32 log1p give them (x86's
+    default NaN); a NaN input keeps its own. (Other dtypes keep numpy's NaNs: PyTorch's signs
+    there depend on its vector loops.)"""
+    def elementwise(array):
+        out = ufunc(array)
+        if array.dtype.type not in dtypes:
+            return out
+        new = np.isnan(out) & ~np.isnan(array)
+        return np.where(new, -np.abs(out), out) if new.any() else out
+    elementwise.__name__ = ufunc.__name__
+    return elementwise
+
+
+_log1p_array = with_negative_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
+                                      dtypes=(np.float32,))
 _expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
 _sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
 _cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
