@@ -865,7 +865,9 @@ def transposed_gradient_through_kernels(L):
                  lambda x: F.silu(x), lambda x: F.mish(x), lambda x: F.softplus(x, 2.0),
                  lambda x: F.hardsigmoid(x), lambda x: F.hardswish(x), lambda x: F.hardshrink(x, 0.9),
                  lambda x: F.softshrink(x, 0.9), lambda x: (x / 2).logit(), lambda x: (x / 2).logit(0.3),
-                 lambda x: F.pad(x, (1, 2), value=0.5), lambda x: x.angle(), lambda x: L.kron(x, x)]
+                 lambda x: F.pad(x, (1, 2), value=0.5), lambda x: x.angle(), lambda x: L.kron(x, x),
+                 lambda x: x.put(_idx(L, [0]), x.reshape(-1)[:1] * 2),
+                 lambda x: x.index_put((_idx(L, [0]),), x.sum())]
     facts = []
     for f in functions:
         x = leaf(L)
