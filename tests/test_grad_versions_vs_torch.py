@@ -854,6 +854,52 @@ def column_major_leaf(L):
     return [w.grad._version, w.grad.stride()]
 
 
+@prog
+def transposed_gradient_through_kernels(L):
+    """A transposed gradient through a pointwise backward kernel (sigmoid_backward,
+    elu_backward...) gives a transposed gradient, as PyTorch's kernels lay out their result
+    like grad: AccumulateGrad copies it into the leaf's layout (a copy_: version 1)."""
+    F = L.nn.functional
+    functions = [lambda x: x.sigmoid(), lambda x: x.tanh(), lambda x: F.elu(x), lambda x: F.celu(x, 0.5),
+                 lambda x: F.selu(x), lambda x: F.gelu(x), lambda x: F.gelu(x, approximate="tanh"),
+                 lambda x: F.silu(x), lambda x: F.mish(x), lambda x: F.softplus(x, 2.0),
+                 lambda x: F.hardsigmoid(x), lambda x: F.hardswish(x), lambda x: F.hardshrink(x, 0.9),
+                 lambda x: F.softshrink(x, 0.9), lambda x: (x / 2).logit(), lambda x: (x / 2).logit(0.3),
+                 lambda x: F.pad(x, (1, 2), value=0.5), lambda x: x.angle(), lambda x: L.kron(x, x),
+                 lambda x: x.put(_idx(L, [0]), x.reshape(-1)[:1] * 2),
+                 lambda x: x.index_put((_idx(L, [0]),), x.sum())]
+    facts = []
+    for f in functions:
+        x = leaf(L)
+        y = f(x)
+        y.backward(L.ones(y.shape[1], y.shape[0]).t())
+        facts.append([x.grad._version, x.grad.stride()])
+    return facts
+
+
+@prog
+def two_layouts_added(L):
+    """Two gradients laid out differently: the engine adds them out of place (a view's memory
+    is not its own), the sum laid out like the first to arrive; AccumulateGrad copies a sum
+    laid out unlike the leaf into the leaf's layout, a copy_ (version 1), else adopts it."""
+    w, c = leaf(L), L.tensor(_data((2, 3, 4), 2), requires_grad=True)
+    wt = L.tensor(X.T.copy()).t().detach().requires_grad_()
+    programs = [(w, lambda: (w * 3).sum() + (w.t() * 2).sum()),
+                (w, lambda: (w.t() * 3).sum() + (w * 2).sum()),
+                (wt, lambda: (wt * 3).sum() + (wt.t() * 2).sum()),
+                (wt, lambda: (wt.t() * 3).sum() + (wt * 2).sum()),
+                (c, lambda: (c * 3).sum() + (c.permute(2, 0, 1) * 2).sum()),
+                (w, lambda: (w * 3).sum() + (w.t().contiguous() * 2).sum()),
+                (w, lambda: (w * 2).sum() + (w.t() * 3).sum() + (w * 4).sum())]
+    facts = []
+    for create_graph in (False, True):
+        for x, f in programs:
+            x.grad = None
+            f().backward(create_graph=create_graph)
+            facts.append([x.grad._version, x.grad.stride()])
+    return facts
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS_BY_NAME))
 def test_program_gradient_versions_match_torch(name):
     torch = import_torch()

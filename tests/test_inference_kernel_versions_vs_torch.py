@@ -155,6 +155,11 @@ CASES = {
     "norm_inf_0d": (lambda L, a: a.norm(float("inf")), [()]),
     "norm_dim_0d": (lambda L, a: a.norm(dim=-1), [()]),
     "norm_empty": (lambda L, a: a.norm(), [(0,)]),
+    # over dims of size 1 only: nothing to reduce, the kernel writes abs (one step)
+    "norm_size1_dim": (lambda L, a: a.norm(1, dim=0, keepdim=True), [(1, 2)]),
+    "norm_size1_dims": (lambda L, a: L.linalg.vector_norm(a, dim=(0, 2)), [(1, 2, 1)]),
+    "norm_size1_all": (lambda L, a: a.norm(), [(1, 1)]),
+    "norm_size2_dim": (lambda L, a: a.norm(1, dim=0, keepdim=True), [(2, 1)]),
     "matrix_norm_fro_0d": (lambda L, a: a.norm(), [()]),
     "topk": (lambda L, a: a.topk(2), [(2, 3)]),
     "topk_0d": (lambda L, a: a.topk(1), [()]),

@@ -634,3 +634,111 @@ def test_lerp_checks_its_dtypes_first_word_for_word():
         "RuntimeError", "expected dtype float for `end` but got dtype double")
     assert _failure(lambda: RESULT_CHECKS["hypot_"](minigrad)) == (
         "RuntimeError", "output with shape [3] doesn't match the broadcast shape [2, 3]")
+
+
+def _chain(node, length=6):
+    """The names of ``node`` and of the first node of each next_functions after it."""
+    names = []
+    while node is not None and len(names) < length:
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), ()])
+def test_cumsum_with_dtype_casts_grad_before_its_backward(torch, shape):
+    """cumsum(dtype=float64) of float32: the formula turns grad into float32 first, so under
+    create_graph the reversed cumsum (FlipBackward0) comes after ToCopyBackward0."""
+    results = []
+    for L in (minigrad, torch):
+        x = L.tensor(np.arange(1, 1 + int(np.prod(shape)), dtype=np.float32).reshape(shape),
+                     requires_grad=True)
+        y = x.cumsum(0, dtype=L.float64)
+        (g,) = L.autograd.grad(y, x, y, create_graph=True)
+        results.append((_chain(g.grad_fn), str(g.dtype).split(".")[-1], g.detach().numpy().tolist()))
+    assert results[0] == results[1]
+
+
+LERP_OVER_OWN_MEMORY = {     # each takes x, y = x[1:] (x integers, or floats for names with "float")
+    "int_float_weight": lambda L, x, y: x.lerp_(y, y.sigmoid()),
+    "int_float_end": lambda L, x, y: x.lerp_(y.float(), y.sigmoid()),
+    "int_number_weight": lambda L, x, y: x.lerp_(y, 0.5),
+    "int_weight_0d": lambda L, x, y: x.lerp_(y, L.tensor(0.5)),
+    "float_double_weight": lambda L, x, y: x.lerp_(y, y.double()),
+    "float_double_weight_keyword": lambda L, x, y: x.lerp_(y, weight=y.double()),
+    "int_heaviside_values_keyword": lambda L, x, y: x.heaviside_(values=y.float()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LERP_OVER_OWN_MEMORY))
+def test_lerp_checks_dtypes_before_shared_memory(torch, name):
+    """x.lerp_(end, weight) with end a view of x: end's and a weight tensor's dtypes are
+    checked before the memory end shares with x (and before the shapes)."""
+    failures = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0] if name.startswith("float") else [1, 2, 3])
+        failures.append(_failure(lambda: LERP_OVER_OWN_MEMORY[name](L, x, x[1:])))
+    assert failures[0] == failures[1]
+
+
+OWN_VIEW_READERS = {
+    "lt_": lambda x, v: x.lt_(v), "gt_": lambda x, v: x.gt_(v), "le_": lambda x, v: x.le_(v),
+    "ge_": lambda x, v: x.ge_(v), "eq_": lambda x, v: x.eq_(v), "hypot_": lambda x, v: x.hypot_(v),
+    "true_divide_": lambda x, v: x.true_divide_(v), "copysign_": lambda x, v: x.copysign_(v),
+    "atan2_": lambda x, v: x.atan2_(v), "addcmul_": lambda x, v: x.addcmul_(v, v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_VIEW_READERS))
+def test_inplace_reading_a_view_of_itself_element_by_element(torch, name):
+    """x.lt_(x[..., :1]) (a view that isn't dense, which PyTorch lets through): PyTorch's loop
+    reads x[..., 0] again after it wrote it, so later elements compare with the new value."""
+    data = np.array([-0.95, -0.80, 1.25, -1.63, 0.4, 0.91], np.float32).reshape(2, 1, 3)
+    values = []
+    for L in (minigrad, torch):
+        x = L.tensor(data.copy())
+        OWN_VIEW_READERS[name](x, x[..., :1])
+        values.append(x.numpy())
+    np.testing.assert_array_equal(values[0], values[1])
+
+
+SVD_USERS = {
+    "svd": lambda L, a: L.linalg.svd(a), "svdvals": lambda L, a: L.linalg.svdvals(a),
+    "torch_svd": lambda L, a: L.svd(a), "pinv": lambda L, a: L.linalg.pinv(a),
+    "pinverse": lambda L, a: a.pinverse(), "matrix_rank": lambda L, a: L.linalg.matrix_rank(a),
+    "norm2": lambda L, a: L.linalg.norm(a, 2, dim=(-2, -1)), "cond": lambda L, a: L.linalg.cond(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SVD_USERS))
+@pytest.mark.parametrize("bad", ["nan", "inf", "nan_batch", "inf_batch"])
+def test_svd_of_non_finite_matrices(torch, name, bad):
+    """LAPACK fails on a matrix with a NaN (torch.linalg.LinAlgError naming the batch element)
+    and gives NaNs for one with an infinity."""
+    outcomes = []
+    for L in (minigrad, torch):
+        a = np.array([[1.0, 2.0, 2.0], [0.0, 1.0, 1.0]], np.float32)
+        a = np.stack([a, a]) if bad.endswith("batch") else a
+        a[(-1, 0, 1) if a.ndim == 3 else (0, 1)] = float(bad[:3])
+        failure = _failure(lambda: SVD_USERS[name](L, L.tensor(a)))
+        if failure is None:
+            r = SVD_USERS[name](L, L.tensor(a))
+            r = r if isinstance(r, tuple) else (r,)
+            failure = [(tuple(t.shape), int(t.isnan().sum())) for t in r]
+        outcomes.append(failure)
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("name", ["asin", "acos", "log1p"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [3, 8, 19])
+def test_sign_of_nans_outside_the_domain(torch, name, dtype, size):
+    """asin(2), acos(2) and float32 log1p(-2): PyTorch's NaN has its sign bit set; a NaN given
+    keeps its own sign."""
+    data = np.full(size, 2.0 if name != "log1p" else -2.0)
+    data[:3] = [np.nan, -np.nan, 0.5 if name != "log1p" else -0.5]
+    signs = []
+    for L in (minigrad, torch):
+        out = getattr(L, name)(L.tensor(data, dtype=getattr(L, dtype)))
+        signs.append(np.signbit(out.numpy()).tolist())
+    assert signs[0] == signs[1]

@@ -269,12 +269,16 @@ def _fused_multiply_add(a, b, c):
         return np.where(np.isfinite(exact), exact, product + c)
 
 
-def check_lerp_dtypes(input, end, *_):
-    """end must have input's dtype: PyTorch's lerp checks it before broadcasting the shapes
-    (x.lerp_(end, 0.5) too, before the loop's shape check)."""
+def check_lerp_dtypes(input, end, weight=None, *_):
+    """end, then a tensor weight with dims, must have input's dtype: PyTorch's lerp checks them
+    before broadcasting the shapes (x.lerp_(end, 0.5) too, before the loop's shape check, and
+    before the memory an in-place lerp_ shares with its other inputs)."""
     if end._array.dtype != input._array.dtype:      # (PyTorch names the C++ types: 'long int')
         raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `end` but got dtype "
                            f"{cpp_type_name(end.dtype)}")
+    if isinstance(weight, Tensor) and weight.ndim and weight._array.dtype != input._array.dtype:
+        raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `weight` but got dtype "
+                           f"{cpp_type_name(weight.dtype)}")
 
 
 def lerp(input, end, weight):
@@ -285,12 +289,9 @@ def lerp(input, end, weight):
     """
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): argument 'end' (position 2) must be Tensor, not {type_name(end)}")
-    check_lerp_dtypes(input, end)
+    check_lerp_dtypes(input, end, weight)
     dtype = input._array.dtype
     weighted = isinstance(weight, Tensor)
-    if weighted and weight._array.dtype != dtype and weight.ndim:
-        raise RuntimeError(f"expected dtype {cpp_type_name(input.dtype)} for `weight` but got dtype "
-                           f"{cpp_type_name(weight.dtype)}")
     if weighted:        # a 0-d weight of another dtype takes part in the type promotion (input
         dtype = result_type(input, end, weight)     # and end integers, weight a float: floats)
     if dtype.kind != "f":

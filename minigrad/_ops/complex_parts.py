@@ -29,8 +29,10 @@ class AngleBackward0(Node):
     _saved_names = ("self",)        # grad_fn._saved_self, as in PyTorch
 
     def backward(self, grad):
-        self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
-        return (_wrap(np.zeros_like(grad._array)),)      # PyTorch: zeros, no graph
+        # (unpacked, so checked for in-place changes, as in PyTorch)
+        (x,) = self.saved_tensors
+        # PyTorch: zeros laid out like self (not like grad), no graph
+        return (_wrap(np.zeros_like(x._array, dtype=grad._array.dtype)),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = 0"""

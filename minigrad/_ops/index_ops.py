@@ -130,6 +130,10 @@ def put(input, index, source, accumulate=False):
         np.add.at(flat, positions, values)
     else:
         flat[positions] = values
+    if not input._array.flags.c_contiguous:     # PyTorch's clone keeps input's order in memory
+        laid_out = np.empty_like(input._array)
+        laid_out[...] = out
+        out = laid_out
     # (source is saved for its own gradient only, as PyTorch saves it)
     out = result(out, PutBackward0, (input, source), saved=(index, source if needs_grad((source,)) else None),
                  accumulate=accumulate)

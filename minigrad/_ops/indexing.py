@@ -604,7 +604,7 @@ def index_put(input, index, values, accumulate=False, node_class=IndexPutBackwar
     index = tuple(_numpy_index(i) for i in index)
     _check_index_dtypes(index)
     values_array = values._array if isinstance(values, Tensor) else np.asarray(values)
-    out = input._array.copy()
+    out = input._array.copy(order="K")      # (PyTorch's clone keeps input's order in memory)
     try:
         if accumulate:
             np.add.at(out, index, values_array)

@@ -24,7 +24,7 @@ from ..autograd.grad_mode import no_grad
 from . import (bessel, binary_ops, blas, blend, gamma, gather_scatter, logarithms, pointwise, result, rounding,
                shape, special, trigonometry)
 from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overlaps, memory_order, apply_inplace,
-                      arguments_before_overlap, refuse_reading_own_memory, bump_version,
+                      _reads_its_own_writes, arguments_before_overlap, refuse_reading_own_memory, bump_version,
                       check_inplace, check_result_fits, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes, refuse_if_old_values_needed, refuse_integer_history)
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
@@ -121,6 +121,7 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             refuse_if_old_values_needed(self, _with_these_others(operation, args, kwargs, tensor_arguments),
                                         loop_inputs)
 
+        shared = []                     # the others over self's memory that PyTorch lets through
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)
                 refuse_reading_own_memory(self, other, lambda: _READ_AT_OTHER_POSITIONS[name](self, *args, **kwargs))
@@ -129,8 +130,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 check_inplace(self, others=others)       # (autograd's rules come first,
                 check_history_kept(*others)              # and a lost history of the others)
                 if name in _CHECKED_BEFORE_SHAPES:
-                    _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments])
+                    _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments], *kwargs.values())
                 _check_partial_overlap(self, other)
+                shared.append(other)
         if in_own_memory == "elementwise" and len(others) == 1:
             # PyTorch's loop settles the result's shape before the kernel runs (heaviside_ and
             # lerp_ check their dtypes first: _CHECKED_BEFORE_SHAPES)
@@ -147,7 +149,9 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 out._grad_fn._operation = name      # (no derivative: PyTorch names aten::heaviside_)
             return _castable_back(out, t)
         if in_own_memory is not None and (overlaps_itself(self._array) or (
-                name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others))):
+                name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others)) or (
+                # (x.hypot_(a view of x that isn't dense): read where the loop wrote before)
+                in_own_memory == "elementwise" and any(_reads_its_own_writes(self, o) for o in shared))):
             if in_own_memory == "elementwise":
                 loop_inputs = others + tuple(v for v in kwargs.values() if isinstance(v, Tensor))
                 return elementwise_in_loop_order(

@@ -23,7 +23,7 @@ from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from .views import SAVES_BOTH
 from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
-                        check_shapes_fit, kernel_not_implemented, like_its_input, mul_by_number, pow, where)
+                        check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch, like_its_input, mul_by_number, pow, where)
 
 class _LogToBaseBackward:
     """What log2's and log10's nodes share (each is also a Node): grad / (self * ln(base)),
@@ -285,6 +285,8 @@ class LogitBackward0(Node):
             inside, filler = (x._array >= 0) & (x._array <= 1), np.nan
         else:
             inside, filler = (x._array >= self.eps) & (x._array <= 1 - self.eps), 0.0
+        # (PyTorch's logit_backward is one kernel, its result laid out like grad: so is the mask)
+        inside = laid_out_as_pytorch(inside, grad._array, x._array)
         return where(_wrap(inside), quotient, _wrap(np.full((), filler, dtype=quotient._array.dtype)))
 
 

@@ -88,8 +88,9 @@ del _name, _overload, _node
 
 def _compared_in_place(name):
     def method(self, other):
-        from .inplace import (apply_inplace, check_inplace, elementwise_in_loop_order, overlaps_itself,
-                              refuse_partial_overlap, _overlaps)    # (inplace.py builds on this package)
+        from .inplace import (apply_inplace, check_inplace, elementwise_in_loop_order,  # (inplace.py
+                              overlaps_itself, refuse_partial_overlap, _overlaps,       # builds on this
+                              _reads_its_own_writes)                                    # package)
         check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first
         refuse_partial_overlap(self, other)
 
@@ -103,8 +104,10 @@ def _compared_in_place(name):
                 return result(values, _NODES[name, 1], (t, other), other_shape=other.shape)
             return result(values, _NODES[name, 0], (t,))
         others = (other,) if isinstance(other, Tensor) else ()
-        if overlaps_itself(self._array) and not _overlaps(self._array):
-            # windows that overlap: a location is compared once per position, in loop order
+        if (overlaps_itself(self._array) and not _overlaps(self._array)) or (
+                others and _reads_its_own_writes(self, other)):
+            # windows that overlap, or other a view of self that isn't dense (x.lt_(x[..., :1])):
+            # a location is compared once per position, in loop order, reading what was written
             return elementwise_in_loop_order(self, operation, others)
         return apply_inplace(self, operation, *others)
     method.__name__ = method.__qualname__ = name + "_"

@@ -1066,7 +1066,23 @@ def _in_vectors_as_pytorch(sleef_float32, sleef_float64, numpy_function):
     return elementwise
 
 
-_log1p_array = _as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p)
+def with_negative_new_nans(ufunc, dtypes=(np.float32, np.float64)):
+    """``ufunc`` whose NaNs for numbers outside its domain (asin(2), log1p(-2)) have their sign
+    bit set for arrays of ``dtypes``, as PyTorch's asin, acos and float32 log1p give them (x86's
+    default NaN); a NaN input keeps its own. (Other dtypes keep numpy's NaNs: PyTorch's signs
+    there depend on its vector loops.)"""
+    def elementwise(array):
+        out = ufunc(array)
+        if array.dtype.type not in dtypes:
+            return out
+        new = np.isnan(out) & ~np.isnan(array)
+        return np.where(new, -np.abs(out), out) if new.any() else out
+    elementwise.__name__ = ufunc.__name__
+    return elementwise
+
+
+_log1p_array = with_negative_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
+                                      dtypes=(np.float32,))
 _expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
 _sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
 _cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
@@ -1439,7 +1455,15 @@ def tanh_backward(grad, out):
 
 def _recorded_backward(array, node_class, grad, out):
     """A backward formula's result, recorded as one node with edges to grad and out."""
-    return result(array, node_class, (grad, out), saved=(grad, out))
+    return result(backward_kernel_layout(array, grad, out), node_class, (grad, out), saved=(grad, out))
+
+
+def backward_kernel_layout(values, grad, x):
+    """The array ``values`` of a pointwise backward kernel of (grad, x) (sigmoid_backward,
+    elu_backward...), laid out as PyTorch's kernel lays out its new result: like grad when the
+    two disagree (a transposed grad gives a transposed gradient, which AccumulateGrad must then
+    copy into its leaf's layout: that copy_ counts as a change of .grad, version 1)."""
+    return laid_out_as_pytorch(np.asarray(values), grad._array, x._array)
 
 
 def _maximum_keeps_first_on_ties(dtype):

@@ -44,6 +44,11 @@ class CumsumBackward0(Node):
         grad_self[i] = grad[i] + grad[i+1] + ... (a reversed cumsum)"""
 
     def backward(self, grad):
+        input_dtype = getattr(self, "input_dtype", None)
+        if input_dtype is not None and grad.dtype is not input_dtype:
+            # cumsum(dtype=...): PyTorch's formula turns grad into the input's dtype first
+            # (ToCopyBackward0 under create_graph, before the reversed cumsum's FlipBackward0)
+            grad = grad.to(input_dtype)
         if grad.ndim == 0:
             return (grad,)
         return (_reverse_cumsum(grad, self.dim),)
@@ -69,7 +74,9 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     running = np.float64 if np.dtype(out_dtype) == np.float32 else out_dtype
     out = np.cumsum(array, axis=dim if array.ndim else None, dtype=running).reshape(array.shape)
     out = np.asarray(out, dtype=out_dtype, order="C")   # contiguous whatever the input's layout
-    return kernel_writes("cumsum", result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given), input)
+    settings = {} if dtype is None else {"input_dtype": input.dtype}
+    return kernel_writes("cumsum", result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given,
+                                          **settings), input)
 
 
 # --- cumprod ------------------------------------------------------------------------------

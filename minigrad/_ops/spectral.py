@@ -17,7 +17,7 @@ from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
                              zeros_if_none, solve, _register, show_settings, push_tangents,
-                             lapack_layout, refuse_half)
+                             lapack_layout, refuse_half, _LinAlgError)
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -89,7 +89,29 @@ def _svd_arrays(A, full_matrices, driver=None):
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on CUDA "
                            "inputs with cuSOLVER backend.")
     refuse_half(A, kernel="linalg_svd_cpu")
-    return np.linalg.svd(A._array, full_matrices=full_matrices)
+    return lapack_svd(A._array, full_matrices=full_matrices)
+
+
+def lapack_svd(array, **options):
+    """``np.linalg.svd(array, **options)`` with PyTorch's outcome where LAPACK fails: a matrix
+    with a NaN is refused (torch.linalg.LinAlgError, naming its batch element); one with an
+    infinity but no NaN gives NaNs silently (numpy refuses both)."""
+    try:
+        return np.linalg.svd(array, **options)
+    except np.linalg.LinAlgError:
+        has_nan = np.isnan(array).any(axis=(-2, -1))
+        if has_nan.any():
+            where = f" (Batch element {int(np.argmax(has_nan.reshape(-1)))}):" if array.ndim > 2 else ""
+            raise _LinAlgError(f"linalg.svd:{where} The algorithm failed to converge because the input "
+                               "matrix contained non-finite values.") from None
+        # (a value for each matrix, as if LAPACK had run: only those with an infinity are NaN)
+        finite = np.where(np.isfinite(array), array, 0)
+        results = np.linalg.svd(finite, **options)
+        bad = ~np.isfinite(array).all(axis=(-2, -1))
+        if not options.get("compute_uv", True):
+            return np.where(bad[..., None], np.nan, results)
+        return tuple(np.where(bad[..., None, None] if r.ndim == array.ndim else bad[..., None], np.nan, r)
+                     for r in results)
 
 
 def _svd_node(A, full_matrices, driver=None):
@@ -392,7 +414,7 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
         inverse_L = np.where(keep, 1 / np.where(keep, values, 1), 0).astype(array.dtype)
         value = V @ (inverse_L[..., None] * np.swapaxes(V, -1, -2))
     else:
-        U, S, Vh = np.linalg.svd(array, full_matrices=False)
+        U, S, Vh = lapack_svd(array, full_matrices=False)
         keep = S > _tolerance(S, atol, rtol, array.shape)
         inverse_S = np.where(keep, 1 / np.where(keep, S, 1), 0).astype(array.dtype)
         value = np.swapaxes(Vh, -1, -2) @ (inverse_S[..., None] * np.swapaxes(U, -1, -2))
@@ -416,7 +438,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     if hermitian:     # the singular values of a symmetric matrix are its |eigenvalues|
         S = np.abs(np.linalg.eigvalsh(A._array, UPLO="L"))
     else:
-        S = np.linalg.svd(A._array, compute_uv=False)
+        S = lapack_svd(A._array, compute_uv=False)
     rank = (S > _tolerance(S, atol, rtol, A._array.shape)).sum(axis=-1)
     return kernel_writes("matrix_rank", plain_output(np.asarray(rank, dtype=np.int64), A), A)
 

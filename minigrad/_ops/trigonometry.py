@@ -20,7 +20,7 @@ from ..autograd.graph import Node
 from . import result
 from .._tensor import _wrap
 from .pointwise import (_cosh_array, _float_ufunc, _sinh_array, add_number, mul_by_number, rsqrt,
-                        sub, sub_number)
+                        sub, sub_number, with_negative_new_nans)
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -29,6 +29,10 @@ def _unary(ufunc, node_class, input, saved=True):
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # nan/inf, silently
         out = _float_ufunc(ufunc, input)
     return result(out, node_class, (input,), saved=(input,) if saved else None)
+
+
+# outside [-1, 1]: PyTorch's NaN has its sign bit set (numpy's has not)
+_arcsin, _arccos = with_negative_new_nans(np.arcsin), with_negative_new_nans(np.arccos)
 
 
 class _SavesSelf:
@@ -124,12 +128,12 @@ def _one_minus_square(x):
 
 def asin(input):
     """The inverse sine (in radians, -pi/2 to pi/2), elementwise. Gradient: grad / sqrt(1 - input**2)."""
-    return _unary(np.arcsin, AsinBackward0, input)
+    return _unary(_arcsin, AsinBackward0, input)
 
 
 def acos(input):
     """The inverse cosine (in radians, 0 to pi), elementwise. Gradient: -grad / sqrt(1 - input**2)."""
-    return _unary(np.arccos, AcosBackward0, input)
+    return _unary(_arccos, AcosBackward0, input)
 
 
 def atan(input):

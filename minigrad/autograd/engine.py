@@ -37,6 +37,7 @@ from .anomaly_mode import _Anomaly, run_node_checked
 from .._ops.reduction import _sum_array
 from .._cascade_sum import pytorch_sum
 from .._ops.shape import _make_view
+from .._ops.pointwise import laid_out_as_pytorch
 from ._graph_task import GraphTask, running_tasks
 
 
@@ -384,7 +385,10 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             current._array = total
             current._version_counter[0] += 1
             return
-        total = _wrap(total)
+        # a new sum, laid out as PyTorch's out-of-place add lays it out (like the first
+        # gradient when the two disagree): AccumulateGrad may then have to copy it into the
+        # leaf's layout, and that copy_ counts as a change of .grad (its version goes to 1)
+        total = _wrap(laid_out_as_pytorch(total, current._array, grad._array))
     if buffer is None:
         buffers[node] = total
     else:
@@ -446,7 +450,9 @@ def sum_to_shape(grad, shape, in_pass=False):
         array = grad._array
         if shape == ():
             return _tensor._wrap(np.asarray(_ordered_sum(array, tuple(range(array.ndim)), False, in_pass)))
-        summed = _tensor._wrap(np.asarray(_ordered_sum(array, dims, True, in_pass)))
+        # (row-major, as PyTorch allocates a reduction's result: a sum of a permuted gradient
+        # may come out of numpy permuted, which AccumulateGrad would then have to copy)
+        summed = _tensor._wrap(np.ascontiguousarray(_ordered_sum(array, dims, True, in_pass)))
         if not lead:
             return summed
         if 1 not in shape and 0 not in shape:

@@ -53,8 +53,12 @@ def _input_zero_dims(out, input, *rest, **settings):
 
 def _vector_norm(out, input, all_dims):
     """A vector norm of a 0-d input over all dims is its ``abs`` (written with abs's out=
-    variant); of no elements, zeros (``fill_``); else computed straight into the result."""
-    return 1 if (input._array.ndim == 0 and all_dims) or input._array.size == 0 else 0
+    variant), as is a norm over dims of size 1 only (nothing to reduce: as many results as
+    elements); of no elements, zeros (``fill_``); else computed straight into the result."""
+    array = input._array
+    if array.size == 0 or (array.ndim == 0 and all_dims):
+        return 1
+    return 1 if array.ndim and out._array.size == array.size else 0
 
 
 def _loss_reduced(out, input, target, reduction):

@@ -21,7 +21,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result, save_result
-from .._ops.pointwise import mul_by_number, kernel_not_implemented
+from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import Tensor, _wrap
 from ._argument_checks import NUMBER, parse_as
@@ -92,7 +92,8 @@ def elu_backward(grad, x, alpha=1.0, scale=1, input_scale=1, is_result=False):
     # see _hardtanh.py)
     if a.dtype.kind == "f" and np.isnan(a).any():
         values = np.where(np.isnan(a) & _in_vector_registers(g, a), np.nan, values)
-    return result(values.astype(x._array.dtype, copy=False), EluBackwardBackward0, (grad, x),
+    values = backward_kernel_layout(values.astype(x._array.dtype, copy=False), grad, x)
+    return result(values, EluBackwardBackward0, (grad, x),
                   saved=(grad, x), alpha=alpha, scale=scale, input_scale=input_scale,
                   is_result=is_result)
 

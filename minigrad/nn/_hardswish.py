@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from .._ops import result
-from .._ops.pointwise import kernel_not_implemented, div_by_number, where
+from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, div_by_number, where
 from .._ops.rounding import _NotImplementedBackward
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import _wrap
@@ -63,7 +63,8 @@ def hardsigmoid_backward(grad, x):
     # PyTorch multiplies by 1/6 rounded to float32, in float64 too (its forward divides by 6)
     one_sixth = a.dtype.type(np.float32(1 / 6))
     values = np.where(inside, g * one_sixth, a.dtype.type(0))
-    return result(values.astype(a.dtype, copy=False), HardsigmoidBackwardBackward0, (grad, x))
+    return result(backward_kernel_layout(values.astype(a.dtype, copy=False), grad, x),
+                  HardsigmoidBackwardBackward0, (grad, x))
 
 
 def hardsigmoid(input, inplace=False):
@@ -124,7 +125,8 @@ def hardswish_backward(grad, x):
     # in its blocks of vector registers (see _hardtanh.py)
     if a.dtype.kind == "f" and np.isnan(a).any():
         values = np.where(np.isnan(a) & _in_vector_registers(g, a), np.nan, values)
-    return result(values.astype(a.dtype, copy=False), HardswishBackwardBackward0, (grad, x),
+    return result(backward_kernel_layout(values.astype(a.dtype, copy=False), grad, x),
+                  HardswishBackwardBackward0, (grad, x),
                   saved=(grad, x))
 
 

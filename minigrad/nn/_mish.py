@@ -15,7 +15,7 @@ import numpy as np
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled
 from .._ops import result
-from .._ops.pointwise import kernel_not_implemented, sigmoid
+from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, sigmoid
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import _wrap
 
@@ -29,7 +29,7 @@ class MishBackward0(Node):
     def backward(self, grad):
         (x,) = self.saved_tensors
         if not is_grad_enabled():
-            return (_wrap(_mish_backward_values(grad._array, x._array)),)
+            return (_wrap(backward_kernel_layout(_mish_backward_values(grad._array, x._array), grad, x)),)
         return (mish_backward_graph(grad, x),)
 
     def jvp(self, tangents, inputs, out):

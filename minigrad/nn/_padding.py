@@ -21,6 +21,7 @@ from .._ops import result, zeros_set_in_place
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from ._size_arguments import int_tuple_error
 from ..autograd.kernel_writes import kernel_writes
+from .._ops.pointwise import laid_out_as_pytorch
 
 
 # --- constant padding -------------------------------------------------------------------------
@@ -71,6 +72,10 @@ def constant_pad_nd(input, pad, value=0):
     out = np.full(shape, value, dtype=array.dtype)
     if all(s.start < s.stop for s in source if s != slice(None)):
         out[tuple(target)] = array[tuple(source)]
+    if all(amount <= 0 for amount in pad):
+        # only cropping: PyTorch clones the narrowed input, keeping the order of its dims in
+        # memory (a transposed gradient cropped in pad's backward stays transposed)
+        out = laid_out_as_pytorch(out, array[tuple(source)])
     return kernel_writes("constant_pad_nd", result(out, ConstantPadNdBackward0, (input,), amounts=tuple(pad)), input,
                          pad=pad)
 

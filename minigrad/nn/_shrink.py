@@ -19,7 +19,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
-from .._ops.pointwise import kernel_not_implemented, where
+from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap, _shows_as_batched
@@ -38,7 +38,7 @@ def _shrink_backward(node_class, grad, x, lambd):
     """grad where |x| > lambd, else 0: both shrinks' backward, recorded as one operation."""
     g = grad._array
     out = np.where(_outside(x._array, lambd), g, g.dtype.type(0))
-    return result(out, node_class, (grad, x), saved=(x,), lambd=lambd)
+    return result(backward_kernel_layout(out, grad, x), node_class, (grad, x), saved=(x,), lambd=lambd)
 
 
 class _ShrinkBackwardBackward:

@@ -20,7 +20,7 @@ from .._ops import result, save_result, numpy_keywords, batched_as
 from .._functorch import drawn
 from ..autograd.function import _FuncTransforms
 from .._ops.pointwise import sigmoid, tanh, _sigmoid_array, _silu_array  # noqa: F401  (re-exported)
-from .._ops.pointwise import sigmoid_backward
+from .._ops.pointwise import backward_kernel_layout, sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, check_broadcasts_into, kernel_not_implemented
 from .._ops.linalg import addmm, matmul
@@ -1165,7 +1165,8 @@ def softplus_backward(grad, x, beta=1.0, threshold=20.0):
     else:
         slope, _ = _softplus_slope(x._array, beta, threshold)
         out = (grad._array * slope).astype(x._array.dtype, copy=False)
-    return result(out, SoftplusBackwardBackward0, (grad, x), saved=(grad, x), beta=beta,
+    return result(backward_kernel_layout(out, grad, x), SoftplusBackwardBackward0, (grad, x),
+                  saved=(grad, x), beta=beta,
                   threshold=threshold)
 
 
@@ -1402,7 +1403,7 @@ def _gelu_tanh_double_backward(gg, grad, x):
 def gelu_backward(grad, x, approximate="none"):
     """grad * d gelu(x)/dx, recorded as one operation (GeluBackwardBackward0)."""
     first = _gelu_slope(x._array, approximate)
-    out = (grad._array * first).astype(x._array.dtype, copy=False)
+    out = backward_kernel_layout((grad._array * first).astype(x._array.dtype, copy=False), grad, x)
     return result(out, GeluBackwardBackward0, (grad, x), saved=(grad, x), approximate=approximate)
 
 
@@ -1444,7 +1445,7 @@ class SiluBackward0(Node):
             s = _sigmoid_array(a)
             one = np.ones((), a.dtype)
             # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
-            return (_wrap(np.asarray(g * s * _sleef_pow._fma(a, one - s, one))),)
+            return (_wrap(backward_kernel_layout(g * s * _sleef_pow._fma(a, one - s, one), grad, x)),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
