@@ -83,7 +83,7 @@ LAST_BIT = {
     "VonMises": {"stddev", "variance"},
     "LowRankMVN": {"covariance_matrix", "expand-log_prob", "grads", "log_prob", "perplexity", "precision_matrix",
                    "scale_tril", "stddev"},
-    "LowRankMVN-batched": {"covariance_matrix", "expand-log_prob", "grads", "log_prob", "perplexity",
+    "LowRankMVN-batched": {"covariance_matrix", "entropy", "expand-log_prob", "grads", "log_prob", "perplexity",
                            "precision_matrix", "scale_tril", "stddev"},
     "Mixture-Normal": {"expand-log_prob", "grads", "log_prob"},
     "Mixture-shared-weights": {"grads"},
