@@ -38,10 +38,10 @@ def _numpy_index(item):
         if array.ndim == 0 and array.dtype.kind in "iu":
             return int(array)
         return array            # its dtype is checked when it is used (_check_index_dtypes)
-    if isinstance(item, (list, np.ndarray)):
+    if isinstance(item, (list, np.ndarray, range)):      # (a range is a sequence of ints, as a list)
         array = np.asarray(item)
         # PyTorch makes a list of floats an index tensor of whole numbers (truncating them)
-        return array.astype(np.int64) if isinstance(item, list) and array.dtype.kind == "f" else array
+        return array.astype(np.int64) if isinstance(item, (list, range)) and array.dtype.kind == "f" else array
     if isinstance(item, bool):
         return np.asarray(item)
     if isinstance(item, (str, bytes)):
