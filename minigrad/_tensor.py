@@ -1210,6 +1210,12 @@ def _operator(method, name):
     by_numpy, forward = _BINARY_OPERATORS[name]
 
     def operator(self, other, *modulo):
+        kind = type(other)
+        if (kind is float or kind is Tensor or kind is int) and not modulo:   # (the usual operands)
+            try:
+                return method(self, other)
+            except TypeError:
+                return NotImplemented
         if modulo or not isinstance(other, _OPERANDS):
             return NotImplemented
         if isinstance(other, np.ndarray):
