@@ -11,6 +11,7 @@ signature such as ``x.add_(2, y)`` with PyTorch's warning).
 """
 import functools
 import inspect
+import sys
 import types
 
 import numpy as np
@@ -200,7 +201,11 @@ MORE_NO_ARGUMENTS = ("detach", "detach_")
 def named_as_in_tensor_class(function, name):
     """A copy of ``function`` whose qualified name is ``Tensor.<name>``, so that Python's message
     for a wrong call reads as PyTorch's (the function itself may serve torch.X too)."""
-    copy = types.FunctionType(function.__code__.replace(co_name=name, co_qualname=f"Tensor.{name}"),
+    # (Python 3.11 and later name a function in these messages by its code's qualified name;
+    # Python 3.10, whose code objects have none, by the function's __qualname__, set below)
+    names = dict(co_name=name, co_qualname=f"Tensor.{name}") if sys.version_info >= (3, 11) else dict(
+        co_name=name)
+    copy = types.FunctionType(function.__code__.replace(**names),
                               function.__globals__, name, function.__defaults__, function.__closure__)
     copy.__kwdefaults__, copy.__doc__, copy.__dict__ = function.__kwdefaults__, function.__doc__, dict(
         function.__dict__)
