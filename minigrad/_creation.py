@@ -577,24 +577,35 @@ class NormalBackward3(_NormalBackward):
     """result = normal(mean, std), both tensors   ->   grad_mean = 0, grad_std = 0"""
 
 
-def _normal_per_element(mean, std, generator):
-    """normal(mean, std) with a tensor mean and/or std: one draw per element of their
-    broadcast shape, made as PyTorch makes it, so that the numbers are the same:
-    ``normal_(0, std)`` then ``+ mean`` for a number std, else ``normal_(0, 1) * std + mean``."""
+def check_normal_std(std):
+    """normal's first check: std (a number, or every element of a tensor) is not negative."""
     if isinstance(std, Tensor):
         if (std._array < 0).any():
             raise RuntimeError("normal expects all elements of std >= 0.0")
     elif std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+def broadcast_normal_shape(mean, other):
+    """The shape of normal's result: the broadcast of ``mean`` and ``other`` (std, or the
+    out= tensor drawn into), those of them that are tensors; PyTorch's error if they don't fit."""
+    try:
+        return np.broadcast_shapes(*(t._array.shape for t in (mean, other) if isinstance(t, Tensor)))
+    except ValueError:
+        from ._ops.pointwise import _broadcast_error
+        raise _broadcast_error(mean, other) from None
+
+
+def _normal_per_element(mean, std, generator):
+    """normal(mean, std) with a tensor mean and/or std: one draw per element of their
+    broadcast shape, made as PyTorch makes it, so that the numbers are the same:
+    ``normal_(0, std)`` then ``+ mean`` for a number std, else ``normal_(0, 1) * std + mean``."""
+    check_normal_std(std)
     like = mean if isinstance(mean, Tensor) else std
     if like._array.dtype.kind != "f":
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{like.dtype.tensor_type_name[:-len('Tensor')]}'")
-    try:
-        shape = np.broadcast_shapes(*(t._array.shape for t in (mean, std) if isinstance(t, Tensor)))
-    except ValueError:
-        from ._ops.pointwise import _broadcast_error
-        raise _broadcast_error(mean, std) from None
+    shape = broadcast_normal_shape(mean, std)
     dtype = like._array.dtype
     if isinstance(std, Tensor):
         values = _random.normal(shape, 0.0, 1.0, dtype=dtype, generator=generator) * std._array

@@ -46,18 +46,11 @@ def _normal_into(out, mean=0.0, std=1.0, size=None, *, generator=None):
             out._array = _resized(out, np.empty(shape, out._array.dtype))
         with no_grad():
             return out.normal_(mean, std, generator=generator)
-    if isinstance(std, Tensor):
-        if (std._array < 0).any():
-            raise RuntimeError("normal expects all elements of std >= 0.0")
-    elif std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    from .._creation import check_normal_std, broadcast_normal_shape
+    check_normal_std(std)
     # (the shape: mean's and std's broadcast; with a number std, mean's and out's own)
     other = std if isinstance(std, Tensor) or not isinstance(mean, Tensor) else out
-    try:
-        shape = np.broadcast_shapes(*(t._array.shape for t in (mean, other) if isinstance(t, Tensor)))
-    except ValueError:
-        from .pointwise import _broadcast_error
-        raise _broadcast_error(mean, other) from None
+    shape = broadcast_normal_shape(mean, other)
     resize_output(out, _wrap(np.empty(shape, out._array.dtype)))
     with no_grad():
         out.normal_(0.0, 1.0 if isinstance(std, Tensor) else std, generator=generator)

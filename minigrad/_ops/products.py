@@ -385,8 +385,6 @@ def _resize_to_broadcast(tensor, shape):
     reads = sum(np.arange(n).reshape((-1,) + (1,) * (len(shape) - 1 - d)) * step
                 for d, (n, step) in enumerate(zip(shape, steps)))
     reads = np.broadcast_to(reads, shape).reshape(-1)
-    if (reads < 0).any():                # (negative steps cannot come from a tensor; kept simple)
-        reads = reads - reads.min()
     position = np.arange(count)
     while True:                          # follow each read of a position written before it
         earlier = reads[position] < position
