@@ -80,8 +80,18 @@ def _shown(value):
 
 
 def _message(error):
+    """An exception's or warning's text without minigrad's hint lines; in anomaly mode's forward
+    traceback, only the example's own frames (PyTorch's also shows its Function.apply)."""
     text = str(error).split(" (Triggered internally at")[0]
-    return "\n".join(line for line in text.split("\n") if not line.startswith("minigrad hint:"))
+    kept, skip = [], False
+    for line in text.split("\n"):
+        if line.startswith("  File "):
+            skip = "<doc example>" not in line
+        elif not line.startswith("    "):
+            skip = False
+        if not skip and not line.startswith("minigrad hint:"):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def _is_tensor(value):
@@ -1186,7 +1196,7 @@ example("func_functional_call_tied", """
     >>> functional_call(mod, a, torch.zeros(()))  # tensor(0.) since it will change self.foo_tied too
     >>> functional_call(mod, a, torch.zeros(()), tie_weights=False)  # tensor(1.)--self.foo_tied is not updated
     >>> new_a = {'foo': torch.zeros(()), 'foo_tied': torch.zeros(())}
-    >>> functional_call(mod, new_a, torch.zeros(())) # tensor(0.)
+    >>> functional_call(mod, new_a, torch.zeros()) # tensor(0.)
 """)
 
 example("func_functional_call_grad_weights", """
