@@ -94,6 +94,8 @@ class BackwardCFunction(Node, FunctionCtx):
         if not isinstance(grads, tuple):
             grads = (grads,)
         expected = len(self._input_is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]    # extra Nones are fine: e.g. for an optional argument left out
         if len(grads) != expected:
             raise RuntimeError(
                 f"function {self.name()} returned an incorrect number of gradients "
