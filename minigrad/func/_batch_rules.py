@@ -701,6 +701,31 @@ def _register_hook(op, level, args, kwargs):
     return self._value.register_hook(on_the_batch)
 
 
+_GRAD_PARAMETERS = ("outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
+                    "only_inputs", "allow_unused", "is_grads_batched", "materialize_grads")
+
+
+def _autograd_grad(op, level, args, kwargs):
+    """autograd.grad(y, x, v) where only the grad_outputs v are batched: one backward pass for
+    the whole batch (is_grads_batched), as PyTorch's vmap runs it; so a graph that is not
+    retained is freed after the batch, not after its first sample."""
+    given = dict(zip(_GRAD_PARAMETERS, args), **kwargs)
+    vectors = given.get("grad_outputs")
+    vectors = [vectors] if isinstance(vectors, Tensor) else vectors
+    if not vectors or given.get("is_grads_batched") or innermost_level(
+            (given.get("outputs"), given.get("inputs"))) == level:
+        return NotImplemented
+    if not all(isinstance(v, Tensor) and (not isinstance(v, BatchedTensor) or v._level == level
+               and not isinstance(v._value, BatchedTensor)) for v in vectors):
+        return NotImplemented
+    size = _Vmaps.batch_sizes[level]        # (a v not batched is the same for every sample)
+    given["grad_outputs"] = [v._value.movedim(v._bdim, 0) if isinstance(v, BatchedTensor)
+                             else v.expand(size, *v.shape) for v in vectors]
+    given["is_grads_batched"] = True
+    grads = op(**given)
+    return tuple(g if g is None else BatchedTensor(g, 0, level) for g in grads)
+
+
 def _gather(op, level, args, kwargs):
     """t.gather(dim, index): the index and t get the batch too (expanded, if not batched)."""
     given = dict(zip(("input", "dim", "index"), args), **kwargs)
@@ -1347,7 +1372,8 @@ RULES.update({"t": _t, "T": _T, "mT": _mT, "permute": _permute, "unsqueeze": _un
               "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "squeeze_dim_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
-RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook})
+RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook,
+              "autograd.grad": _autograd_grad})
 RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "add_number")})
 
 # the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)
