@@ -597,7 +597,10 @@ class _Named:
 def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):
     # PyTorch names the operation here, not its node: "output 0 of Exp" (ExpBackward0), but
     # "Clamp1" (ClampBackward1), and a node without a number keeps its full name
-    operation = (re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
+    # (a custom Function's node is named by the Function: "output 0 of Inplace")
+    forward_cls = getattr(type(producer), "_forward_cls", None)
+    operation = (forward_cls.__name__ if forward_cls is not None else
+                 re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
                         producer.name()) if producer is not None else "")
     if output_nr is None:
         output_nr = tensor._output_nr
