@@ -85,12 +85,20 @@ class BackwardCFunction(Node, FunctionCtx):
         # PyTorch creates these node classes in torch.autograd.function, and says so
         return f"<minigrad.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
+    def _user_backward(self):
+        """The Function's ``backward``, or its ``vjp`` (another name for it); not both."""
+        cls = self._forward_cls
+        if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                               "allowed. You should only implement one of them.")
+        return cls.vjp if cls.vjp is not Function.vjp else cls.backward
+
     def backward(self, *grad_outputs):
         if self.materialize_grads:
             grad_outputs = tuple(
                 g if g is not None or dtype is None else _zeros(shape, dtype)
                 for g, shape, dtype in zip(grad_outputs, self._output_shapes, self._output_dtypes))
-        grads = self._forward_cls.backward(self, *grad_outputs)
+        grads = self._user_backward()(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         expected = len(self._input_is_tensor)
@@ -196,6 +204,8 @@ class Function:
         """
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
+
+    vjp = backward      # (the same method under its other name: define one of the two)
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
