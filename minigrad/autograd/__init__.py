@@ -23,6 +23,7 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .grad_mode import set_multithreading_enabled  # noqa: F401
+from .grad_mode import enforce_grad_layout_policy  # noqa: F401
 from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack

@@ -21,7 +21,7 @@ from sys import getrefcount
 
 import numpy as np
 
-from .grad_mode import _State, _inference_tensors_exist, check_not_inference
+from .grad_mode import _State, _GradLayout, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._functorch import _GradLevels
 from .._tensor import Tensor, _wrap
@@ -800,7 +800,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
                 (variable._array.ndim < 2 and not variable._zero_steps and grad._array.size)
-                or _obeys_layout_contract(grad, variable)):
+                or not _GradLayout.enforced or _obeys_layout_contract(grad, variable)):
             # (a new vector is laid out as the contract asks of any leaf, but for an empty one
             # that steps by 0, made from numpy data)
             variable._grad = grad
