@@ -140,6 +140,12 @@ def _check_usable_in_transforms(cls, uses_setup_context):
     """PyTorch's rules for a custom Function inside torch.func transforms."""
     if not uses_setup_context:
         raise RuntimeError(_NEEDS_SETUP_CONTEXT)
+    if _FuncTransforms.vmaps and cls.generate_vmap_rule and "vmap" in _own_methods(cls):
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and an "
+            "overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the "
+            "overridden vmap staticmethod to avoid ambiguity. For more details, please see "
+            "https://pytorch.org/docs/main/notes/extending.func.html")
     if _FuncTransforms.vmaps and not cls.generate_vmap_rule and "vmap" not in _own_methods(cls):
         raise RuntimeError(
             f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
@@ -243,8 +249,10 @@ class Function:
         if _FuncTransforms.depth:
             _check_usable_in_transforms(cls, uses_setup_context)
             if _FuncTransforms.vmaps and any(getattr(a, "_bdim", None) is not None for a in args):
+                from ..func._batch_rules import apply_per_sample, apply_vmap_staticmethod
+                if "vmap" in _own_methods(cls):      # the Function's own batching rule
+                    return apply_vmap_staticmethod(cls, args)
                 # a vmap's BatchedTensor (the whole batch): one node per sample, stacked
-                from ..func._batch_rules import apply_per_sample
                 return apply_per_sample(cls, args)
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:

@@ -193,6 +193,45 @@ def apply_per_sample(cls, args):
     return run_per_sample(cls.__name__ + ".apply", cls.apply, innermost_level(args), args, {})
 
 
+class VmapInfo(tuple):
+    """What a custom Function's vmap staticmethod is told: ``info.batch_size``, ``info.randomness``."""
+
+    def __new__(cls, batch_size, randomness):
+        return super().__new__(cls, (batch_size, randomness))
+
+    batch_size = property(lambda self: self[0])
+    randomness = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"VmapInfo(batch_size={self[0]}, randomness={self[1]!r})"
+
+
+def apply_vmap_staticmethod(cls, args):
+    """``cls.apply(*args)`` with BatchedTensors among ``args``, for a custom Function with its own
+    ``vmap(info, in_dims, *args)``: that rule gets the batched values and where their batch dim
+    is (None for the others) and returns ``(output, out_dims)``; the outputs with a batch dim are
+    batched again."""
+    level = innermost_level(args)
+    in_dims = tuple(a._bdim if isinstance(a, BatchedTensor) and a._level == level else None
+                    for a in args)
+    values = [a._value if dim is not None else a for a, dim in zip(args, in_dims)]
+    randomness = ("different" if _Vmaps.different_randomness >> level & 1 else
+                  "same" if _Vmaps.same_randomness >> level & 1 else "error")
+    result = cls.vmap(VmapInfo(_Vmaps.batch_sizes[level], randomness), in_dims, *values)
+    message = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+               "pytree structure compatible with the output. ")
+    if not isinstance(result, tuple):
+        shown = "<class 'torch.Tensor'>" if isinstance(result, Tensor) else str(type(result))
+        raise RuntimeError(message + f"Got a {shown} instead")
+    if len(result) != 2:
+        raise RuntimeError(message + f"Got {len(result)} returns instead")
+    output, out_dims = result
+    if isinstance(output, tuple):
+        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(output)
+        return tuple(o if d is None else BatchedTensor(o, d, level) for o, d in zip(output, dims))
+    return output if out_dims is None else BatchedTensor(output, out_dims, level)
+
+
 def _each_sample(name, op, level, args, kwargs):
     """The results of ``op`` on each sample of ``level``, in order."""
     size = _Vmaps.batch_sizes[level]
