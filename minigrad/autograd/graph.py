@@ -16,6 +16,7 @@ import contextlib
 import gc
 import itertools
 import re
+import warnings
 import weakref
 from sys import getrefcount
 
@@ -24,6 +25,7 @@ import numpy as np
 from .grad_mode import _State, _GradLayout, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._functorch import _GradLevels
+from .._warnings import stacklevel_outside_minigrad
 from .._tensor import Tensor, _wrap
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
@@ -813,6 +815,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             variable._grad = _copy_for_grad(grad, variable)
     elif _State.enabled:
         variable._grad = current + grad
+        _warn_if_layout_differs(variable._grad, variable, "sum recorded")
     else:
         try:
             current._array += grad._array
@@ -820,6 +823,24 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             _check_broadcast_into(current, _broadcast_shape(current, grad))
             raise
         current._version_counter[0] += 1
+        _warn_if_layout_differs(current, variable, "sum in place")
+
+
+_LAYOUT_WARNED = set()      # which of the two sums warned: PyTorch warns once per process for each
+
+
+def _warn_if_layout_differs(grad, variable, where):
+    """PyTorch's note that a ``.grad`` a gradient was added to (one the user gave a layout of
+    its own) is not laid out like its leaf; not under ``enforce_grad_layout_policy(False)``."""
+    if where in _LAYOUT_WARNED or not _GradLayout.enforced or _obeys_layout_contract(grad, variable):
+        return
+    _LAYOUT_WARNED.add(where)
+    sizes = lambda t: "[" + ", ".join(str(n) for n in t.shape) + "]"      # noqa: E731
+    steps = lambda t: "[" + ", ".join(str(n) for n in t.stride()) + "]"   # noqa: E731
+    warnings.warn("grad and param do not obey the gradient layout contract. This is not an error, "
+                  f"but may impair performance.\ngrad.sizes() = {sizes(grad)}, strides() = "
+                  f"{steps(grad)}\nparam.sizes() = {sizes(variable)}, strides() = {steps(variable)}",
+                  UserWarning, stacklevel=stacklevel_outside_minigrad())
 
 
 def _accumulate_reshaped(variable, grad, held_elsewhere):
