@@ -19,6 +19,7 @@ import ast
 import contextlib
 import io
 import math
+import os
 import re
 import sys
 import textwrap
@@ -80,6 +81,12 @@ def _shown(value):
     return text
 
 
+# Warnings both libraries give once per process: which example sees them depends on what ran
+# before, so they are compared in a fresh process instead (test_layout_warning_once_per_sum).
+_ONCE_PER_PROCESS = ("Using backward() with create_graph=True",
+                     "grad and param do not obey the gradient layout contract")
+
+
 def _message(error):
     """An exception's or warning's text without minigrad's hint lines; in anomaly mode's forward
     traceback, only the example's own frames (PyTorch's also shows its Function.apply)."""
@@ -112,7 +119,8 @@ def transcript(text, library):
 
     def show_warning(message, category, *rest, **kw):
         if ("deprecated" not in str(message) and category is not DeprecationWarning
-                and "GraphModule" not in str(message)):     # torch.fx's own notes (linearize)
+                and "GraphModule" not in str(message)       # torch.fx's own notes (linearize)
+                and not str(message).startswith(_ONCE_PER_PROCESS)):
             print(f"{category.__name__}: {_message(message)}")
 
     old_display = sys.displayhook
@@ -1688,6 +1696,50 @@ example("notes_hook_after_in_place", """
 """)
 
 # ================================================================================================
+# docs/source/autograd.md (the torch.autograd reference page)
+# ================================================================================================
+
+# (its `print(dir(b.grad_fn))` is left out: minigrad's nodes list their own Python methods too,
+# backward, saved_tensors, ..., which learners read; PyTorch's C++ nodes list fewer names)
+example("autograd_page_saved_result", """
+    >>> a = torch.tensor([0., 0., 0.], requires_grad=True)
+    >>> b = a.exp()
+    >>> print(isinstance(b.grad_fn, torch.autograd.graph.Node))
+    >>> print(torch.allclose(b.grad_fn._saved_result, b))
+""")
+
+example("autograd_page_grad_layouts", """
+    >>> from torch import nn
+    >>> model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+    >>> x = torch.randn(5, 3)
+    >>> for iteration in range(2):
+    ...     for param in model.parameters():
+    ...         param.grad = None
+    ...     loss = model(x).pow(2).sum()
+    ...     loss.backward()
+    >>> [p.grad.stride() for p in model.parameters()]
+    >>> model[0].weight.grad
+    >>> # Manual gradient layouts: a zeroed .grad with the desired strides, never reset to None
+    >>> w = torch.randn(3, 4, requires_grad=True)
+    >>> w.grad = torch.zeros(4, 3).t()
+    >>> (w * 2).sum().backward()
+    >>> w.grad.stride(), w.grad
+    >>> (w * 3).sum().backward(create_graph=True)
+    >>> w.grad.stride(), w.grad
+""")
+
+example("autograd_page_variable", """
+    >>> from torch.autograd import Variable
+    >>> tensor = torch.randn(2, 3)
+    >>> Variable(tensor)
+    >>> v = Variable(tensor, requires_grad=True)
+    >>> v, type(v) is torch.Tensor
+    >>> v.data is tensor, v.data.equal(tensor)
+    >>> autograd_tensor = torch.randn((2, 3, 4), requires_grad=True)
+    >>> autograd_tensor.is_leaf, autograd_tensor.requires_grad
+""")
+
+# ================================================================================================
 # docs/source/notes/extending.rst ("Extending PyTorch"), code blocks in prompt form
 # ================================================================================================
 
@@ -1918,3 +1970,40 @@ def test_doc_example_prints_as_in_pytorch(name):
     theirs = transcript(EXAMPLES[name], torch)
     ours = transcript(EXAMPLES[name], minigrad)
     assert_same_transcript(ours, theirs)
+
+
+LAYOUT_WARNING = textwrap.dedent("""
+    import warnings
+    import {library} as torch
+    def caught(f):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            f()
+        return [str(w.message).split(" (Triggered")[0] for w in seen if "layout" in str(w.message)]
+    w = torch.randn(3, 4, requires_grad=True)
+    w.grad = torch.zeros(4, 3).t()
+    with torch.autograd.enforce_grad_layout_policy(False):
+        print(caught(lambda: (w * 2).sum().backward()))
+    print(caught(lambda: (w * 2).sum().backward()))
+    print(caught(lambda: (w * 2).sum().backward()))
+    u = torch.randn(3, 1, requires_grad=True)
+    u.grad = torch.zeros(1, 3).t()
+    print(caught(lambda: (u * 2).sum().backward()))
+    print(caught(lambda: (w * 3).sum().backward(create_graph=True)))
+    print(caught(lambda: (w * 3).sum().backward(create_graph=True)))
+""")
+
+
+def test_layout_warning_once_per_sum():
+    """autograd.md's "Manual gradient layouts": adding a gradient into a .grad laid out unlike
+    its leaf warns, once per process for the sum in place and once for the recorded sum
+    (create_graph), not under enforce_grad_layout_policy(False), as PyTorch does."""
+    import subprocess
+    import_torch()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(minigrad.__file__)))
+    outputs = [subprocess.run([sys.executable, "-c", LAYOUT_WARNING.format(library=name)],
+                              capture_output=True, text=True, check=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=root)).stdout
+               for name in ("torch", "minigrad")]
+    assert outputs[1] == outputs[0]
+    assert outputs[0].count("grad and param do not obey") == 2
