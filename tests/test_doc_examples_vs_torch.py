@@ -203,6 +203,41 @@ example("function_save_for_backward", """
     >>> d.backward()
 """)
 
+# extending.rst, step 3: "With this decorator, attempts to perform double backward through your
+# function will produce an error." (the Func of save_for_backward's docstring)
+example("function_once_differentiable_double_backward", """
+    >>> from torch.autograd import Function
+    >>> from torch.autograd.function import once_differentiable
+    >>> class Func(Function):
+    >>>     @staticmethod
+    >>>     def forward(ctx, x: torch.Tensor, y: torch.Tensor, z: int):
+    >>>         w = x * z
+    >>>         out = x * y + y * z + w * y
+    >>>         ctx.save_for_backward(x, y, w, out)
+    >>>         ctx.z = z  # z is not a tensor
+    >>>         return out
+    >>>
+    >>>     @staticmethod
+    >>>     @once_differentiable
+    >>>     def backward(ctx, grad_out):
+    >>>         x, y, w, out = ctx.saved_tensors
+    >>>         z = ctx.z
+    >>>         gx = grad_out * (y + y * z)
+    >>>         gy = grad_out * (x + z + w)
+    >>>         gz = None
+    >>>         return gx, gy, gz
+    >>>
+    >>> a = torch.tensor(1., requires_grad=True, dtype=torch.double)
+    >>> b = torch.tensor(2., requires_grad=True, dtype=torch.double)
+    >>> d = Func.apply(a, b, 4)
+    >>> d.grad_fn.needs_input_grad, d.grad_fn.saved_tensors, d.grad_fn.z
+    >>> ga, gb = torch.autograd.grad(d, (a, b), create_graph=True)
+    >>> ga, gb
+    >>> ga.backward()
+    >>> torch.autograd.gradcheck(lambda x, y: Func.apply(x, y, 4), (a, b))
+    >>> torch.autograd.gradgradcheck(lambda x, y: Func.apply(x, y, 4), (a, b), raise_exception=False)
+""")
+
 example("function_save_for_forward", """
     >>> import torch.autograd.forward_ad as fwAD
     >>> class Func(torch.autograd.Function):
