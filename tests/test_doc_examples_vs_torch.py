@@ -1534,6 +1534,33 @@ example("nn_utils_parametrize_symmetric", """
     >>> m.weight
 """)
 
+example("nn_utils_parametrize_cached", """
+    >>> import torch.nn as nn
+    >>> import torch.nn.utils.parametrize as P
+    >>> class Symmetric(nn.Module):
+    ...     def forward(self, X):
+    ...         return X.triu() + X.triu(1).T
+    >>> model = nn.Linear(5, 5)
+    >>> P.register_parametrization(model, "weight", Symmetric())
+    >>> inputs = torch.randn(2, 5)
+    >>> with P.cached():
+    ...     output = model(inputs)
+    ...     print(model.weight is model.weight)
+    >>> output
+    >>> output.sum().backward()
+    >>> model.parametrizations.weight.original.grad
+    >>> rnn_cell = nn.RNNCell(3, 3)
+    >>> P.register_parametrization(rnn_cell, "weight_hh", Symmetric())
+    >>> xs = torch.randn(4, 2, 3)
+    >>> out_rnn = torch.zeros(2, 3)
+    >>> with P.cached():
+    ...     for x in xs:
+    ...         out_rnn = rnn_cell(x, out_rnn)
+    >>> out_rnn
+    >>> out_rnn.sum().backward()
+    >>> rnn_cell.parametrizations.weight_hh.original.grad
+""")
+
 example("nn_utils_parametrize_rank_one", """
     >>> import torch
     >>> import torch.nn as nn
