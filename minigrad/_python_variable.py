@@ -85,9 +85,72 @@ def data_ptr(self):
 
 def dim_order(self, *, ambiguity_check=False):
     """The dims from the one whose elements lie furthest apart in memory to the closest: (0, 1, ...)
-    for a contiguous tensor, (1, 0) for a transposed matrix."""
-    strides = self.stride()
-    return tuple(sorted(range(len(strides)), key=lambda dim: -strides[dim]))
+    for a contiguous tensor, (1, 0) for a transposed matrix.
+
+    ``ambiguity_check=True`` refuses a tensor with more than one such order (a dim of size 1, or
+    two dims with the same stride); a list of memory formats accepts it still when exactly one of
+    them describes the tensor."""
+    from ._memory_format import memory_format
+    message = "The ambiguity_check argument must be a bool or a list of memory formats."
+    if not isinstance(ambiguity_check, bool):
+        if not isinstance(ambiguity_check, list) or not all(
+                isinstance(f, memory_format) for f in ambiguity_check):
+            raise TypeError(message)
+    strides, sizes = self.stride(), self.shape
+    if ambiguity_check is not False:
+        several = (any(a == b for a, b in zip(strides, strides[1:]))
+                   or any(size == 1 for size in sizes))
+        formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+        if several and sum(bool(self.is_contiguous(memory_format=f)) for f in formats) != 1:
+            raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact "
+                               "one of the given memory formats.")
+    order, ambiguous = _physical_order(self, bool(ambiguity_check))
+    if ambiguous:
+        raise RuntimeError("The tensor does not have unique dim order.")
+    return tuple(order)
+
+
+def _physical_order(tensor, check):
+    """(dims from outermost to innermost in memory, whether that order was not fully decided),
+    found as PyTorch's elementwise operations find their output's layout: an insertion sort
+    by stride in which a dim that steps by 0 decides nothing, and of two equal strides the
+    longer dim goes outside."""
+    from ._memory_format import channels_last
+    ndim, sizes, strides = tensor.ndim, tensor.shape, tensor.stride()
+    if ndim <= 1:
+        return list(range(ndim)), False
+    contiguous = tensor.is_contiguous()
+    channels = ndim == 4 and tensor.is_contiguous(memory_format=channels_last)
+    if contiguous and not channels:
+        return list(range(ndim)), False
+    if channels and not contiguous:
+        return [0, *range(2, ndim), 1], False
+
+    def at_least(a, b):
+        return b == 0 or (a != 0 and (a >= b or a % b == 0))
+
+    def should_swap(a, b):
+        stride_a, stride_b = strides[a], strides[b]
+        if stride_a == 0 or stride_b == 0:
+            return 0
+        if stride_a == stride_b:
+            return 0 if at_least(sizes[b], sizes[a]) else 1
+        if at_least(stride_b, stride_a):
+            return -1
+        return 1 if at_least(stride_a, stride_b) else 0
+
+    order = list(reversed(range(ndim)))       # sorted back to front, reversed at the end
+    for i in range(1, ndim):
+        later = i
+        for earlier in reversed(range(i)):
+            comparison = should_swap(order[earlier], order[later])
+            if comparison > 0:
+                order[earlier], order[later] = order[later], order[earlier]
+                later = earlier
+            elif comparison < 0:
+                break
+    ambiguous = check and any(should_swap(order[i], order[i + 1]) != -1 for i in range(ndim - 1))
+    return list(reversed(order)), ambiguous
 
 
 def is_pinned(self, device=None):

@@ -705,7 +705,8 @@ class Tensor:
         """The numpy array behind this tensor (shared memory, not a copy)."""
         if _FuncTransforms.vmaps:
             refuse_inside_vmap("data", self)
-        if self.requires_grad and not force:
+        # (only while grad mode is on, as in PyTorch: a custom Function's forward may use it)
+        if self.requires_grad and not force and _grad_mode.is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
@@ -1273,6 +1274,7 @@ def _install_structure_methods():
 # autograd and the operation modules import Tensor from here, so they are imported once it
 # exists (at the end of this file); the methods above use them only when they run.
 from .autograd import graph, backward  # noqa: E402
+from .autograd import grad_mode as _grad_mode  # noqa: E402
 from .autograd.grad_mode import _inference_blocks, _mark_if_inference, _State as _grad_state  # noqa: E402
 from .autograd.kernel_writes import kernel_writes as _kernel_writes  # noqa: E402
 from .autograd._multi_grad_hook import add_post_accumulate_grad_hook  # noqa: E402

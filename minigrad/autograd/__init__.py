@@ -23,6 +23,7 @@ from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled,
                         is_inference_mode_enabled)
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .grad_mode import set_multithreading_enabled  # noqa: F401
+from .grad_mode import enforce_grad_layout_policy  # noqa: F401
 from .graph import Node, gradient_edge
 from .._tensor import Tensor, _wrap
 from .._ops.shape import stack
@@ -322,6 +323,8 @@ def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unus
                 f"grad_output[{i}] has a shape of {given.shape[1:]} and output[{i}] has a shape of "
                 f"{out.shape}. If you only want some tensors in `grad_output` to be considered "
                 "batched, consider using vmap.")
+    if retain_graph is None:    # (create_graph keeps the graph, as without the flag)
+        retain_graph = create_graph
     batch = grads[0].shape[0] if isinstance(grads[0], Tensor) else None
     if batch is None:        # nothing batched: as without the flag
         return grad(outputs, inputs, grads, retain_graph, create_graph,

@@ -9,10 +9,17 @@ from .graph import RemovableHandle, _add_hook, gradient_edge
 
 
 def run_post_accumulate_grad_hooks(tensor):
-    """After AccumulateGrad updated ``tensor.grad``: call each hook with the tensor itself."""
+    """After AccumulateGrad updated ``tensor.grad``: call each hook with the tensor itself.
+
+    A hook may return None or the tensor itself (``lambda p: p.add_(p.grad, alpha=-lr)``, as in
+    PyTorch's docs, returns ``p``); anything else is refused, as PyTorch refuses it."""
     for hook in list(tensor._post_accumulate_grad_hooks.values()):
-        if hook(tensor) is not None:
-            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        result = hook(tensor)
+        if result is None or result is tensor:
+            continue
+        if not hasattr(result, "grad_fn"):
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def add_post_accumulate_grad_hook(tensor, hook):

@@ -85,15 +85,25 @@ class BackwardCFunction(Node, FunctionCtx):
         # PyTorch creates these node classes in torch.autograd.function, and says so
         return f"<minigrad.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
+    def _user_backward(self):
+        """The Function's ``backward``, or its ``vjp`` (another name for it); not both."""
+        cls = self._forward_cls
+        if cls.backward is not Function.backward and cls.vjp is not Function.vjp:
+            raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not "
+                               "allowed. You should only implement one of them.")
+        return cls.vjp if cls.vjp is not Function.vjp else cls.backward
+
     def backward(self, *grad_outputs):
         if self.materialize_grads:
             grad_outputs = tuple(
                 g if g is not None or dtype is None else _zeros(shape, dtype)
                 for g, shape, dtype in zip(grad_outputs, self._output_shapes, self._output_dtypes))
-        grads = self._forward_cls.backward(self, *grad_outputs)
+        grads = self._user_backward()(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         expected = len(self._input_is_tensor)
+        if len(grads) > expected and all(g is None for g in grads[expected:]):
+            grads = grads[:expected]    # extra Nones are fine: e.g. for an optional argument left out
         if len(grads) != expected:
             raise RuntimeError(
                 f"function {self.name()} returned an incorrect number of gradients "
@@ -130,6 +140,12 @@ def _check_usable_in_transforms(cls, uses_setup_context):
     """PyTorch's rules for a custom Function inside torch.func transforms."""
     if not uses_setup_context:
         raise RuntimeError(_NEEDS_SETUP_CONTEXT)
+    if _FuncTransforms.vmaps and cls.generate_vmap_rule and "vmap" in _own_methods(cls):
+        raise RuntimeError(
+            f"You tried to vmap over {cls.__name__}, but it has both generate_vmap_rule=True and an "
+            "overridden vmap staticmethod. Please set generate_vmap_rule=False or delete the "
+            "overridden vmap staticmethod to avoid ambiguity. For more details, please see "
+            "https://pytorch.org/docs/main/notes/extending.func.html")
     if _FuncTransforms.vmaps and not cls.generate_vmap_rule and "vmap" not in _own_methods(cls):
         raise RuntimeError(
             f"You tried to vmap over {cls.__name__}, but it does not have vmap support. Please "
@@ -195,6 +211,8 @@ class Function:
         raise NotImplementedError("You must implement either the backward or vjp method for your "
                                   "custom autograd.Function to use it with backward mode AD.")
 
+    vjp = backward      # (the same method under its other name: define one of the two)
+
     @staticmethod
     def jvp(ctx, *grad_inputs):
         """Forward mode: one tangent per forward argument in, one per output back."""
@@ -231,8 +249,10 @@ class Function:
         if _FuncTransforms.depth:
             _check_usable_in_transforms(cls, uses_setup_context)
             if _FuncTransforms.vmaps and any(getattr(a, "_bdim", None) is not None for a in args):
+                from ..func._batch_rules import apply_per_sample, apply_vmap_staticmethod
+                if "vmap" in _own_methods(cls):      # the Function's own batching rule
+                    return apply_vmap_staticmethod(cls, args)
                 # a vmap's BatchedTensor (the whole batch): one node per sample, stacked
-                from ..func._batch_rules import apply_per_sample
                 return apply_per_sample(cls, args)
         with no_grad(), _paused():       # forward never sees tangents: jvp computes them
             if uses_setup_context:

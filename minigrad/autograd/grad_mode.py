@@ -335,3 +335,36 @@ class set_multithreading_enabled(_DecoratorContextManager):
 def is_multithreading_enabled():
     """The flag ``set_multithreading_enabled`` sets (True unless turned off)."""
     return _Multithreading.enabled
+
+
+class _GradLayout:
+    enforced = True
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Whether a leaf's first ``.grad`` must be laid out in memory like the leaf (True, the
+    default: PyTorch's gradient layout contract) or may keep the layout of the gradient that
+    arrives, when backward can hand that tensor over as it is (False).
+
+    Like ``set_grad_enabled``, it takes effect at once, and as a context manager the previous
+    setting comes back at the end.
+    """
+
+    def __init__(self, enable=True):
+        self.mode = enable
+        self._previous = _GradLayout.enforced
+        _GradLayout.enforced = enable
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc_info):
+        _GradLayout.enforced = self._previous
+
+    def __call__(self, function):
+        _GradLayout.enforced = self._previous       # as a decorator, only while function runs
+        return super().__call__(function)
+
+    def clone(self):
+        """A fresh copy of this context manager with the same setting."""
+        return enforce_grad_layout_policy(self.mode)

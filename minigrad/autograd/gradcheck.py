@@ -116,7 +116,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     if not check_backward_ad:
         return True
     analytical = analytical_jacobian(func, inputs)
-    for (i, o), expected in numerical.items():
+    for (i, o), expected in _by_output(numerical):
         got = analytical[(i, o)]
         if not np.allclose(got, expected, rtol=rtol, atol=atol):
             if not raise_exception:
@@ -129,10 +129,16 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     return True
 
 
+def _by_output(jacobians):
+    """The blocks of a Jacobian output by output, each input by input: the order in which PyTorch
+    compares them, so that the first mismatch it reports is the one minigrad reports."""
+    return sorted(jacobians.items(), key=lambda item: (item[0][1], item[0][0]))
+
+
 def _forward_mode_matches(func, inputs, numerical, rtol, atol, raise_exception):
     """check_forward_ad: forward mode's Jacobian against the finite differences."""
     forward = forward_mode_jacobian(func, inputs)
-    for (i, o), expected in numerical.items():
+    for (i, o), expected in _by_output(numerical):
         got = forward[(i, o)]
         if not np.allclose(got, expected, rtol=rtol, atol=atol):
             if not raise_exception:

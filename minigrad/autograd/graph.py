@@ -16,14 +16,16 @@ import contextlib
 import gc
 import itertools
 import re
+import warnings
 import weakref
 from sys import getrefcount
 
 import numpy as np
 
-from .grad_mode import _State, _inference_tensors_exist, check_not_inference
+from .grad_mode import _State, _GradLayout, _inference_tensors_exist, check_not_inference
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._functorch import _GradLevels
+from .._warnings import stacklevel_outside_minigrad
 from .._tensor import Tensor, _wrap
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
@@ -597,7 +599,10 @@ class _Named:
 def _modified_in_place_message(tensor, expected_version, producer, output_nr=None):
     # PyTorch names the operation here, not its node: "output 0 of Exp" (ExpBackward0), but
     # "Clamp1" (ClampBackward1), and a node without a number keeps its full name
-    operation = (re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
+    # (a custom Function's node is named by the Function: "output 0 of Inplace")
+    forward_cls = getattr(type(producer), "_forward_cls", None)
+    operation = (forward_cls.__name__ if forward_cls is not None else
+                 re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1),
                         producer.name()) if producer is not None else "")
     if output_nr is None:
         output_nr = tensor._output_nr
@@ -797,7 +802,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             variable._grad = _recorded_copy_for(variable, grad)
         elif not _State.enabled and not held_elsewhere and _owned_by_engine(grad) and (
                 (variable._array.ndim < 2 and not variable._zero_steps and grad._array.size)
-                or _obeys_layout_contract(grad, variable)):
+                or not _GradLayout.enforced or _obeys_layout_contract(grad, variable)):
             # (a new vector is laid out as the contract asks of any leaf, but for an empty one
             # that steps by 0, made from numpy data)
             variable._grad = grad
@@ -810,6 +815,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             variable._grad = _copy_for_grad(grad, variable)
     elif _State.enabled:
         variable._grad = current + grad
+        _warn_if_layout_differs(variable._grad, variable, "sum recorded")
     else:
         try:
             current._array += grad._array
@@ -817,6 +823,24 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             _check_broadcast_into(current, _broadcast_shape(current, grad))
             raise
         current._version_counter[0] += 1
+        _warn_if_layout_differs(current, variable, "sum in place")
+
+
+_LAYOUT_WARNED = set()      # which of the two sums warned: PyTorch warns once per process for each
+
+
+def _warn_if_layout_differs(grad, variable, where):
+    """PyTorch's note that a ``.grad`` a gradient was added to (one the user gave a layout of
+    its own) is not laid out like its leaf; not under ``enforce_grad_layout_policy(False)``."""
+    if where in _LAYOUT_WARNED or not _GradLayout.enforced or _obeys_layout_contract(grad, variable):
+        return
+    _LAYOUT_WARNED.add(where)
+    sizes = lambda t: "[" + ", ".join(str(n) for n in t.shape) + "]"      # noqa: E731
+    steps = lambda t: "[" + ", ".join(str(n) for n in t.stride()) + "]"   # noqa: E731
+    warnings.warn("grad and param do not obey the gradient layout contract. This is not an error, "
+                  f"but may impair performance.\ngrad.sizes() = {sizes(grad)}, strides() = "
+                  f"{steps(grad)}\nparam.sizes() = {sizes(variable)}, strides() = {steps(variable)}",
+                  UserWarning, stacklevel=stacklevel_outside_minigrad())
 
 
 def _accumulate_reshaped(variable, grad, held_elsewhere):

@@ -193,6 +193,45 @@ def apply_per_sample(cls, args):
     return run_per_sample(cls.__name__ + ".apply", cls.apply, innermost_level(args), args, {})
 
 
+class VmapInfo(tuple):
+    """What a custom Function's vmap staticmethod is told: ``info.batch_size``, ``info.randomness``."""
+
+    def __new__(cls, batch_size, randomness):
+        return super().__new__(cls, (batch_size, randomness))
+
+    batch_size = property(lambda self: self[0])
+    randomness = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"VmapInfo(batch_size={self[0]}, randomness={self[1]!r})"
+
+
+def apply_vmap_staticmethod(cls, args):
+    """``cls.apply(*args)`` with BatchedTensors among ``args``, for a custom Function with its own
+    ``vmap(info, in_dims, *args)``: that rule gets the batched values and where their batch dim
+    is (None for the others) and returns ``(output, out_dims)``; the outputs with a batch dim are
+    batched again."""
+    level = innermost_level(args)
+    in_dims = tuple(a._bdim if isinstance(a, BatchedTensor) and a._level == level else None
+                    for a in args)
+    values = [a._value if dim is not None else a for a, dim in zip(args, in_dims)]
+    randomness = ("different" if _Vmaps.different_randomness >> level & 1 else
+                  "same" if _Vmaps.same_randomness >> level & 1 else "error")
+    result = cls.vmap(VmapInfo(_Vmaps.batch_sizes[level], randomness), in_dims, *values)
+    message = ("Expected the vmap staticmethod to have two returns, an output and out_dims with "
+               "pytree structure compatible with the output. ")
+    if not isinstance(result, tuple):
+        shown = "<class 'torch.Tensor'>" if isinstance(result, Tensor) else str(type(result))
+        raise RuntimeError(message + f"Got a {shown} instead")
+    if len(result) != 2:
+        raise RuntimeError(message + f"Got {len(result)} returns instead")
+    output, out_dims = result
+    if isinstance(output, tuple):
+        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(output)
+        return tuple(o if d is None else BatchedTensor(o, d, level) for o, d in zip(output, dims))
+    return output if out_dims is None else BatchedTensor(output, out_dims, level)
+
+
 def _each_sample(name, op, level, args, kwargs):
     """The results of ``op`` on each sample of ``level``, in order."""
     size = _Vmaps.batch_sizes[level]
@@ -699,6 +738,31 @@ def _register_hook(op, level, args, kwargs):
         new = hook(BatchedTensor(grad, bdim, level))
         return new._value if isinstance(new, BatchedTensor) else new
     return self._value.register_hook(on_the_batch)
+
+
+_GRAD_PARAMETERS = ("outputs", "inputs", "grad_outputs", "retain_graph", "create_graph",
+                    "only_inputs", "allow_unused", "is_grads_batched", "materialize_grads")
+
+
+def _autograd_grad(op, level, args, kwargs):
+    """autograd.grad(y, x, v) where only the grad_outputs v are batched: one backward pass for
+    the whole batch (is_grads_batched), as PyTorch's vmap runs it; so a graph that is not
+    retained is freed after the batch, not after its first sample."""
+    given = dict(zip(_GRAD_PARAMETERS, args), **kwargs)
+    vectors = given.get("grad_outputs")
+    vectors = [vectors] if isinstance(vectors, Tensor) else vectors
+    if not vectors or given.get("is_grads_batched") or innermost_level(
+            (given.get("outputs"), given.get("inputs"))) == level:
+        return NotImplemented
+    if not all(isinstance(v, Tensor) and (not isinstance(v, BatchedTensor) or v._level == level
+               and not isinstance(v._value, BatchedTensor)) for v in vectors):
+        return NotImplemented
+    size = _Vmaps.batch_sizes[level]        # (a v not batched is the same for every sample)
+    given["grad_outputs"] = [v._value.movedim(v._bdim, 0) if isinstance(v, BatchedTensor)
+                             else v.expand(size, *v.shape) for v in vectors]
+    given["is_grads_batched"] = True
+    grads = op(**given)
+    return tuple(g if g is None else BatchedTensor(g, 0, level) for g in grads)
 
 
 def _gather(op, level, args, kwargs):
@@ -1347,7 +1411,8 @@ RULES.update({"t": _t, "T": _T, "mT": _mT, "permute": _permute, "unsqueeze": _un
               "F.linear": _linear, "unsafe_view": _folding_view, "squeeze_dims_": _folding_view, "squeeze_dim_": _folding_view, "gather": _gather, "__setitem__": _setitem, "__rmatmul__": _rmatmul, "rand_like": _random_like, "F.dropout": _dropout, "randn_like": _random_like})
 RULES.update({"scatter": _scatter, "scatter_add": _scatter, "index_select": _index_select,
               "roll": _roll, "diagonal": _diagonal})
-RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook})
+RULES.update({"bmm": _bmm, "einsum": _einsum, "register_hook": _register_hook,
+              "autograd.grad": _autograd_grad})
 RULES.update({name: pointwise for name in ("div_by_number", "mul_by_number", "add_number")})
 
 # the losses' rules (PyTorch: BatchRulesLoss.cpp, and the decompositions its vmap runs)

@@ -51,6 +51,28 @@ def _expected_names(module):
     return names
 
 
+def _untied(module, values):
+    """``values`` with every name tied to a given one (``self.b = self.a``: one tensor under two
+    names) given the same value, as PyTorch's tie_weights=True does; two different values for
+    the names of one tensor are refused."""
+    names_of = {}                      # id(tensor) -> every name the module has for it
+    for method in ("named_parameters", "named_buffers"):
+        for name, tensor in getattr(module, method)(remove_duplicate=False):
+            names_of.setdefault(id(tensor), set()).add(name)
+    tied = {name: names for names in names_of.values() if len(names) > 1 for name in names}
+    given = [name for name in values if name in tied]
+    for name in given:
+        given_too = [other for other in tied[name] if other in values]
+        if len(given_too) > 1 and len({id(values[other]) for other in given_too}) != 1:
+            raise ValueError(f"functional_call got multiple values for keys {sorted(tied[name])}, "
+                             "which are tied. Consider using tie_weights=False")
+    untied = dict(values)
+    for name in given:
+        for other in tied[name]:
+            untied[other] = values[name]
+    return untied
+
+
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
                     tie_weights=True, strict=False):
     """``module(*args, **kwargs)`` with its parameters/buffers taken from the given dict(s)."""
@@ -65,6 +87,8 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
     if repeated:
         raise ValueError(f"{sorted(repeated)} appeared in multiple dictionaries; behavior of "
                          "functional call is ambiguous")
+    if tie_weights and hasattr(module, "named_parameters"):
+        values = _untied(module, values)
     if strict:
         expected = _expected_names(module)
         unexpected = sorted(name for name in values if name not in expected)     # PyTorch sorts both

@@ -292,6 +292,8 @@ def _finish_one(tensor, own_leaves):
         return finished
     if tensor is None or _reaches_outside([tensor], own_leaves):
         return tensor
+    if any(tensor is leaf for leaf in own_leaves):
+        return tensor._level_input_of    # an input handed back as it is: the caller's own tensor
     finished = tensor.detach()
     tangent = forward_ad._tangent_of(tensor) if forward_ad._DualLevel.open else None
     if tangent is not None:

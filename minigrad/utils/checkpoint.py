@@ -88,6 +88,26 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     return run(stop, len(functions))(input)
 
 
+class set_checkpoint_early_stop:
+    """Context manager: whether a checkpoint made inside stops its recomputation as soon as it has
+    every tensor backward needs (PyTorch's default, ``True``) or runs the whole function again.
+
+    minigrad always runs the whole function again (what ``set_checkpoint_early_stop(False)``
+    asks for); the setting is kept so that code written for PyTorch runs unchanged.
+    """
+    enabled = True
+
+    def __init__(self, enable):
+        self.enable, self.previous = enable, None
+
+    def __enter__(self):
+        self.previous, set_checkpoint_early_stop.enabled = set_checkpoint_early_stop.enabled, self.enable
+
+    def __exit__(self, *exc_info):
+        set_checkpoint_early_stop.enabled = self.previous
+        return False
+
+
 # --- use_reentrant=False ---------------------------------------------------------------
 
 def _checkpoint_without_reentrant(function, args, kwargs):

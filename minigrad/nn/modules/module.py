@@ -391,9 +391,9 @@ class Module:
         for _, param in self.named_parameters(recurse=recurse):
             yield param
 
-    def named_buffers(self, prefix="", recurse=True):
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
         """``(name, tensor)`` for every buffer (state that is saved but not trained), e.g. ``'bn.running_mean'``."""
-        yield from self._named_tensors("_buffers", prefix, recurse)
+        yield from self._named_tensors("_buffers", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse=True):
         """Every buffer (state that is saved but not trained); see ``named_buffers``."""

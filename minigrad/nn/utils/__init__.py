@@ -9,6 +9,7 @@
     parametrizations.py    weight_norm, spectral_norm, orthogonal, as parametrizations
     weight_norm.py         weight_norm, remove_weight_norm: the older, hook-based form
     spectral_norm.py       spectral_norm, remove_spectral_norm: the older, hook-based form
+    stateless.py           functional_call's deprecated first name (now torch.func.functional_call)
 """
 from .clip_grad import (  # noqa: F401
     clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm)
@@ -21,3 +22,4 @@ from . import parametrizations  # noqa: F401
 from .weight_norm import weight_norm, remove_weight_norm  # noqa: F401
 from .spectral_norm import spectral_norm, remove_spectral_norm  # noqa: F401
 from .init import skip_init  # noqa: F401
+from . import stateless  # noqa: F401
