@@ -163,8 +163,47 @@ def _ordered_sum(array, dims, keepdim):
     after = math.prod(shape[dims[-1] + 1:])
     if after == 1:
         return row_sums(array.reshape(before, reduced)).reshape(out_shape)
+    if before == 1:
+        # (the leading dims: a bias's gradient summed over the batch, at every training step)
+        sums = _short_column_sums(array.reshape(reduced, after))
+        if sums is not None:
+            return sums.reshape(out_shape)
     block = array.reshape(before, reduced, after).transpose(1, 0, 2)
     return column_sums(block).reshape(out_shape)
+
+
+def _short_column_sums(rows):
+    """column_sums of a C-ordered (rows, columns) array in a few numpy calls, or None.
+
+    For the usual shapes: every column in the groups of vectors, or every column interleaved
+    (4 consecutive rows to 4 cascades), and cascades that reach level 1 at most (at most
+    step * step rows, in whole blocks). numpy's reduce over rows adds one row after the other;
+    starting from the first number instead of from 0 changes only the sign of a zero sum, so
+    one 0 added at the end gives the same bits as column_sums, which adds it at every step."""
+    n, columns = rows.shape
+    lanes_per_vector = VECTOR_BYTES // rows.itemsize
+    group = INTERLEAVE * (lanes_per_vector if columns >= lanes_per_vector else 1)
+    if columns % group == 0:                                 # each column its own cascade
+        sums = _short_cascade(rows)
+    elif columns < group and columns > 1 and n % INTERLEAVE == 0:     # 4 interleaved cascades
+        sums = _short_cascade(rows.reshape(n // INTERLEAVE, INTERLEAVE, columns))
+        sums = None if sums is None else np.add.reduce(sums, axis=0)
+    else:
+        return None
+    return None if sums is None else sums + rows.dtype.type(0)
+
+
+def _short_cascade(items):
+    """_cascade of items (along axis 0, more than one number after it) without its last 0:
+    all in level 0, or whole blocks of ``step`` into level 1 and those in order; else None."""
+    n = len(items)
+    step = 1 << max(4, (int(n - 1).bit_length() if n > 1 else 0) // LEVELS)
+    if n < step:
+        return np.add.reduce(items, axis=0)
+    if n % step or n >= step * step:
+        return None
+    blocks = np.add.reduce(items.reshape((n // step, step) + items.shape[1:]), axis=1)
+    return np.add.reduce(blocks, axis=0)
 
 
 def _sum_of_apart_dims(array, dims, out_shape):

@@ -103,20 +103,23 @@ def result(array, node_class, inputs, saved=None, **attributes):
     if _threads_not_recording and not _State.enabled:   # (while the set is empty, all threads record)
         return out
     next_nodes = []               # where each input's gradient goes: one pass over the inputs
+    recorded = False              # (does any input have an edge?)
     for value in inputs:
         if not isinstance(value, Tensor):
             next_nodes.append(None)                 # a number: no gradient
         elif value._grad_fn is not None and value._output_nr == 0 and (
                 value._base is None or value._attr_version == value._versions[0]):
             next_nodes.append(value._grad_fn)       # made by a recorded operation
+            recorded = True
         elif value._grad_fn is None and value._base is None:     # a leaf: its AccumulateGrad,
-            next_nodes.append(leaf_edge(value) if value._requires_grad else None)  # made when needed
+            if value._requires_grad:                # made when needed (none yet: the leaf itself)
+                next_nodes.append(value if value._grad_accumulator is None else leaf_edge(value))
+                recorded = True
+            else:
+                next_nodes.append(None)
         else:                     # one output of several, or a view whose node is out of date
             return _record(out, node_class, inputs, saved, attributes)
-    for next_node in next_nodes:  # (not any(): an edge may hold a leaf tensor, see leaf_edge)
-        if next_node is not None:
-            break
-    else:
+    if not recorded:
         return out                # no input requires grad: nothing to record
     node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)

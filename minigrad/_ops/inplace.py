@@ -54,7 +54,8 @@ def check_inplace(tensor, overlap_ok=False, others=()):
         )
     # ... and it looks up the history of the other inputs (a lost one raises), all before the
     # kernel's own checks: the memory the others share with the tensor, their shapes, dtypes
-    check_history_kept(*others)
+    if others:
+        check_history_kept(*others)
     # ... then the operation's own: it can't write memory that it sees twice
     if not overlap_ok and _sees_memory_twice(tensor):
         raise RuntimeError(
@@ -569,8 +570,7 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
-    check_inplace(tensor, others=(other,))
-    check_history_kept(other)
+    check_inplace(tensor, others=(other,))      # (other's history too: check_history_kept)
     # (the same counter, read without making one for a tensor never changed: _same_counter)
     if type(other) is Tensor and (_same_counter(tensor, other) or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
@@ -709,8 +709,8 @@ def _checked_alpha(name, tensor, other, alpha):
     is returned as a number of that dtype, so that alpha * other is computed in it (bool: 2 is
     True)."""
     alpha = pointwise.alpha_number(name, alpha)
-    check_inplace(tensor, others=(other,))     # (autograd's rules and overlaps come first,
-    check_history_kept(other)                 # and other's lost history, as in _arithmetic)
+    check_inplace(tensor, others=(other,))     # (autograd's rules, other's lost history and
+                                              # overlaps come first, as in _arithmetic)
     if isinstance(other, Tensor):             # (then the loop's own checks: overlap, shapes)
         refuse_partial_overlap(tensor, other)
         try:

@@ -96,22 +96,23 @@ class MmBackward0(Node):
     _mat1_column_major = _mat2_column_major = False     # (set by forward: see _column_major)
 
     def backward(self, grad):
-        a, b = self.saved_tensors_for(_each_for_the_other(self))
+        wants_a, wants_b = self.should_compute_output(0), self.should_compute_output(1)
+        a, b = self.saved_tensors_for((wants_b, wants_a))    # (each for the other's gradient)
         if _unrecorded_products(grad, a, b):
             # nothing to record (no create_graph): numpy's products alone give the same values,
             # without mm's checks (forward made them) and the views that t() registers; laid
             # out as PyTorch lays them out (see _mat1_gradient)
             g = grad._array
             grad_a = grad_b = None
-            if self.should_compute_output(0):
+            if wants_a:
                 grad_a = (_transposed(b._array @ g.T) if self._mat1_column_major
                           else _wrap(g @ b._array.T))
-            if self.should_compute_output(1):
+            if wants_b:
                 grad_b = (_transposed(g.T @ a._array) if self._mat2_column_major
                           else _wrap(a._array.T @ g))
             return grad_a, grad_b
-        grad_a = _mat1_gradient(grad, b, self._mat1_column_major) if self.should_compute_output(0) else None
-        grad_b = _mat2_gradient(grad, a, self._mat2_column_major) if self.should_compute_output(1) else None
+        grad_a = _mat1_gradient(grad, b, self._mat1_column_major) if wants_a else None
+        grad_b = _mat2_gradient(grad, a, self._mat2_column_major) if wants_b else None
         return grad_a, grad_b
 
     def jvp(self, tangents, inputs, out):

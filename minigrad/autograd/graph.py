@@ -393,21 +393,13 @@ class Node:
             return
         self._saved = values
         # plain numbers (and None) have no version; anything else may be a tensor
-        # (``_versions``: its version counter, read without making one, see _tensor.py)
-        versions = []
-        saves_output = False
-        for value in values:
-            kind = type(value)
-            if kind in _PLAIN_VALUES:
-                versions.append(None)
-            else:
-                saves_output = saves_output or kind is SavedOutput
-                versions.append(getattr(value, "_versions", _NO_VERSION)[0])
-        if saves_output:
-            self._saves_output = True     # (set only when true: most nodes need no __dict__)
-        elif self._saves_output:
-            self._saves_output = False
-        versions = tuple(versions)
+        # (``_versions``: its version counter, read without making one, see _tensor.py;
+        # a SavedOutput has none: it checks its own)
+        versions = tuple([None if type(value) in _PLAIN_VALUES else getattr(value, "_versions", _NO_VERSION)[0]
+                          for value in values])
+        saves_output = SavedOutput in map(type, values)
+        if saves_output or self._saves_output:
+            self._saves_output = saves_output     # (set only when true: most nodes need no __dict__)
         versions = self._saved_versions = _USUAL_VERSIONS.get(versions, versions)
         if versions is _PLAIN_PAIR:
             _last_plain_pair[0] = values        # only None and numbers: shared if saved again (above)
