@@ -192,6 +192,18 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
 new_zeros, new_ones, new_empty = (_new_filled(name) for name in ("new_zeros", "new_ones", "new_empty"))
 
 
+def unflatten(self, dim, sizes):
+    """Dimension ``dim`` split into ``sizes`` (one entry may be -1), as a view. PyTorch writes
+    this method in Python: it refuses an empty ``sizes`` first, then parses the arguments as
+    its C method ``unflatten(int dim, tuple of ints sizes)`` does."""
+    from ._ops.rearrange import unflatten as split_dim
+    from ._python_variable_methods import parsed_arguments
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    dim, sizes = parsed_arguments("unflatten", (dim, sizes))
+    return split_dim(self, dim, sizes)
+
+
 def _volatile(self):
     """Always False: ``volatile`` was removed (use ``torch.no_grad()``)."""
     warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
@@ -209,7 +221,7 @@ PROPERTIES = {
 METHODS = {name: globals()[name] for name in (
     "get_device", "adjoint", "short", "char", "byte", "data_ptr", "dim_order", "is_pinned", "pin_memory",
     "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new", "new_zeros", "new_ones",
-    "new_empty", "new_full", "new_tensor")}
+    "new_empty", "new_full", "new_tensor", "unflatten")}
 
 
 def install(tensor_class):

@@ -34,6 +34,10 @@ MORE_SIGNATURES = {
     "new_tensor": ("object data, *, torch.dtype dtype=None, torch.device device=None, "
                    "bool requires_grad=False",),
     "cpu": ("*, torch.memory_format memory_format=None",),
+    # (PyTorch's Dimname forms, x.size('N'), are left out: minigrad has no named tensors)
+    "size": ("int? dim=None",),
+    "stride": ("int? dim=None",),
+    "contiguous": ("*, torch.memory_format memory_format=torch.contiguous_format",),
 }
 
 
@@ -191,8 +195,22 @@ def without_arguments(method, name):
 
 # methods PyTorch writes in Python (torch/_tensor.py): Python's own refusal of a wrong call names
 # them ``Tensor.X`` (their qualified name), however they are called
-# (resize and resize_as, installed later with resize_, and unflatten, a wrapper, are not renamed yet)
-WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve")
+# (resize and resize_as, installed later with resize_, are not renamed yet)
+WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve", "unflatten")
+
+# the C methods behind methods PyTorch writes in Python, which parse what the Python one passes on
+BEHIND_PYTHON_METHODS = {"unflatten": ("int dim, tuple of ints sizes",)}
+
+
+@functools.cache
+def _behind_python_method(name):
+    return Signatures(name, *BEHIND_PYTHON_METHODS[name])
+
+
+def parsed_arguments(name, args):
+    """``args`` as the C method ``name`` behind a method PyTorch writes in Python takes them
+    (integer tensors given for ints read as ints), or PyTorch's TypeError."""
+    return _parse(_behind_python_method(name), args, {})[0]
 
 # PyTorch's C methods that take nothing more and are not parsed (python_variable.cpp)
 MORE_NO_ARGUMENTS = ("detach", "detach_")

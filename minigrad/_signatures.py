@@ -167,6 +167,15 @@ class _Parsed(dict):
         return tuple(args), kwargs
 
 
+def _default_value(text):
+    """A parameter's default as a signature writes it: a Python literal, or one of torch's names
+    (``torch.contiguous_format``)."""
+    if text.startswith("torch."):
+        from . import _memory_format
+        return getattr(_memory_format, text.removeprefix("torch."))
+    return ast.literal_eval(text)
+
+
 class _Parameter:
     """One parameter: ``"int dim=-1"``, ``"bool? stable"`` (None allowed, no default), ...;
     ``keyword_only`` if it comes after the ``*``."""
@@ -253,7 +262,7 @@ class _Signature:
                         break
                 by_keyword = True
             if (value is _MISSING and p.optional) or (value is None and p.allow_none):
-                values[p.name] = None if value is None else ast.literal_eval(p.default)
+                values[p.name] = None if value is None else _default_value(p.default)
             elif value is _MISSING:
                 if raise_error:
                     missing = [f'"{q.name}"' for q in self.params[index:] if not q.optional]
