@@ -142,12 +142,14 @@ class _CheapLook:
     parse (its function checks the finer points); any other goes through PyTorch's whole
     parse, which accepts it or raises PyTorch's error."""
 
-    def __init__(self, signature, numbers_as_tensors, method=False):
+    def __init__(self, signature, numbers_as_tensors, method=False, several_ints=True):
         """``method``: a Tensor method's signature (after self), whose first Tensor parameter
-        takes a number without a parse (x.add(2))."""
+        takes a number without a parse (x.add(2)); ``several_ints``: the function takes a lone
+        tuple of ints as several ints itself (x.view(2, 3)), else a parse puts them in a tuple
+        (x.flip(0, 1))."""
         self.max_positional, self.fewest = signature.max_pos_args, signature.min_args
         # x.view(2, 3): a lone tuple of ints given as several ints
-        self.several_ints = signature.varargs
+        self.several_ints = signature.varargs and several_ints
         self.positional, self.keywords = [], {}
         # (index, name) of each parameter without a default: given by position or by keyword
         self.required = tuple((index, p.name) for index, p in enumerate(signature.params)
@@ -206,9 +208,9 @@ class _CheapLook:
         return True
 
 
-def _cheap_looks(signatures, method=False):
+def _cheap_looks(signatures, method=False, several_ints=True):
     """The cheap look of each of ``signatures``' printed signatures."""
-    return tuple(_CheapLook(signature, signatures.numbers_as_tensors, method)
+    return tuple(_CheapLook(signature, signatures.numbers_as_tensors, method, several_ints)
                  for signature in signatures.signatures)
 
 

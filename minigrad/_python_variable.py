@@ -211,8 +211,15 @@ def _volatile(self):
     return False
 
 
+def _set_volatile(self, value):
+    """Nothing: ``volatile`` was removed (assigning it only warns)."""
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                  UserWarning, stacklevel=stacklevel_outside_minigrad())
+
+
 PROPERTIES = {
-    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": _volatile, "layout": _layout,
+    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": (_volatile, _set_volatile),
+    "layout": _layout,
     **{name: _never for name in ("is_cuda", "is_sparse", "is_sparse_csr", "is_quantized", "is_meta",
                                  "is_nested", "is_mkldnn", "is_xpu", "is_mps", "is_xla", "is_vulkan",
                                  "is_ipu", "is_mtia", "is_maia")},
@@ -228,8 +235,8 @@ def install(tensor_class):
     """Put the properties and methods above, and the unsafe splits, on ``tensor_class``."""
     from ._ops import view_copies
     from ._nn_functions import split_with_sizes
-    for name, getter in PROPERTIES.items():
-        setattr(tensor_class, name, property(getter))
+    for name, getter in PROPERTIES.items():      # (a getter, or a getter and a setter)
+        setattr(tensor_class, name, property(*getter) if isinstance(getter, tuple) else property(getter))
     for name, method in METHODS.items():
         setattr(tensor_class, name, method)
     tensor_class.split_with_sizes = split_with_sizes

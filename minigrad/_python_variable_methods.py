@@ -38,6 +38,12 @@ MORE_SIGNATURES = {
     "size": ("int? dim=None",),
     "stride": ("int? dim=None",),
     "contiguous": ("*, torch.memory_format memory_format=torch.contiguous_format",),
+    "is_contiguous": ("*, torch.memory_format memory_format=torch.contiguous_format",),
+    "map_": ("Tensor other, object callable",),
+    "map2_": ("Tensor x, Tensor y, object callable",),
+    # (PyTorch declares indices a list of optional tensors, and refuses a None among them here)
+    "index_put": ("tuple of Tensors indices, Tensor values, bool accumulate=False",),
+    "index_put_": ("tuple of Tensors indices, Tensor values, bool accumulate=False",),
 }
 
 
@@ -149,12 +155,17 @@ def parsed_method(method, name, signatures):
     def with_parsed_arguments(self, *args, **kwargs):
         nonlocal looks
         if looks is None:
-            looks = _cheap_looks(signatures, method=True)
+            looks = _cheap_looks(signatures, method=True, several_ints=_takes_several(method))
         if not _looks_right(looks, args, kwargs):
             args, kwargs = _parse(signatures, args, kwargs)
         return method(self, *args, **kwargs)
     with_parsed_arguments.parsed_as_pytorch = name
     return with_parsed_arguments
+
+
+def _takes_several(function):
+    """Does ``function`` take any number of arguments by position (view(self, *size))?"""
+    return any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(function).parameters.values())
 
 
 def _parse(signatures, args, kwargs):

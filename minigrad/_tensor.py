@@ -1295,7 +1295,7 @@ def _shows_as_batched(tensor):
 
 # Attributes PyTorch lets one read but not assign (``x.shape = ...``, ``x.grad_fn = None``):
 # assigning one raises PyTorch's AttributeError, not Python's "property ... has no setter".
-_READ_ONLY_ATTRIBUTES = ("T", "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_ipu", "is_leaf",
+_READ_ONLY_ATTRIBUTES = ("T", "H", "mT", "mH", "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_ipu", "is_leaf",
                          "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested",
                          "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu",
                          "itemsize", "layout", "nbytes", "ndim", "output_nr", "retains_grad", "shape")
