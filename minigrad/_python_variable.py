@@ -247,8 +247,34 @@ def install(tensor_class):
     from ._ops import samplers              # x.cauchy_(), x.log_normal_(), x.geometric_(p), x.random_()
     for name, method in samplers.METHODS.items():
         setattr(tensor_class, name, method)
-    from . import _linalg_utils             # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
-    for name in ("eig", "lstsq", "solve"):
-        setattr(tensor_class, name, getattr(_linalg_utils, name))
-    tensor_class.symeig = _linalg_utils._symeig
+    # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
+    tensor_class.eig, tensor_class.symeig = _removed_eig, _removed_symeig
+    tensor_class.solve, tensor_class.lstsq = _removed_solve, _removed_lstsq
+
+
+# The removed linear-algebra methods, with the parameters of PyTorch's (written in Python, so a
+# wrong call gets Python's message naming them), each failing with torch.X's error.
+
+def _removed_eig(self, eigenvectors=False):
+    """Removed: use ``torch.linalg.eig`` / ``eigvals``."""
+    from . import _linalg_utils
+    return _linalg_utils.eig(self, eigenvectors)
+
+
+def _removed_symeig(self, eigenvectors=False):
+    """Removed: use ``torch.linalg.eigh`` / ``eigvalsh``."""
+    from . import _linalg_utils
+    return _linalg_utils._symeig(self, eigenvectors)
+
+
+def _removed_solve(self, other):
+    """Removed: use ``torch.linalg.solve(A, B)`` (its arguments reversed)."""
+    from . import _linalg_utils
+    return _linalg_utils.solve(self, other)
+
+
+def _removed_lstsq(self, other):
+    """Removed: use ``torch.linalg.lstsq(A, B).solution``."""
+    from . import _linalg_utils
+    return _linalg_utils.lstsq(self, other)
 

@@ -207,7 +207,8 @@ def without_arguments(method, name):
 # methods PyTorch writes in Python (torch/_tensor.py): Python's own refusal of a wrong call names
 # them ``Tensor.X`` (their qualified name), however they are called
 # (resize and resize_as, installed later with resize_, are not renamed yet)
-WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve", "unflatten")
+WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve", "symeig",
+                     "unflatten")
 
 # the C methods behind methods PyTorch writes in Python, which parse what the Python one passes on
 BEHIND_PYTHON_METHODS = {"unflatten": ("int dim, tuple of ints sizes",)}

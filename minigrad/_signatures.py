@@ -183,7 +183,8 @@ class _Parameter:
     def __init__(self, spec, keyword_only):
         declared, _, default = spec.partition("=")
         type_name, _, self.name = declared.rpartition(" ")
-        self.allow_none = type_name.endswith("?") or default == "None"
+        # (None stands for an empty list of ints too: x.amax(None), x.roll(1, None))
+        self.allow_none = type_name.endswith("?") or default == "None" or default == "()"
         type_name = type_name.rstrip("?")
         # (a "tuple of ints" declared with size 1, such as sum's dim, takes a single int too)
         self.takes_one_int = type_name.endswith("[1]")
