@@ -90,13 +90,44 @@ def dim_order(self, *, ambiguity_check=False):
     return tuple(sorted(range(len(strides)), key=lambda dim: -strides[dim]))
 
 
+def read_device(device):
+    """The type of a device argument (``'cuda'`` for ``'cuda:0'``, None for None) as PyTorch's
+    parser reads it before the method looks at it, with its errors for a name it cannot read and
+    for an index (which names an accelerator: a CPU-only build has none)."""
+    from ._tensor import device as cpu_device, check_cpu_device, _device_error, _DEVICE_TYPES
+    if device is None or isinstance(device, cpu_device):
+        return None if device is None else "cpu"
+    if not isinstance(device, str):
+        check_cpu_device(device)          # (an index: refused)
+    kind, colon, index = device.partition(":")
+    if kind not in _DEVICE_TYPES.split(", ") or (colon and not (index.isdigit() and index.isascii())):
+        raise _device_error(device)
+    return kind
+
+
+def _deprecated_device(name, device, line):
+    if device is not None:
+        warnings.warn(f"The argument 'device' of Tensor.{name}() is deprecated. Please do not pass "
+                      "this argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/"
+                      f"native/Memory.cpp:{line}.)", DeprecationWarning, stacklevel=stacklevel_outside_minigrad())
+
+
 def is_pinned(self, device=None):
     """False: pinned (page-locked) memory is for copying to a GPU, which minigrad has not."""
+    read_device(device)
+    _deprecated_device("is_pinned", device, 31)
     return False
 
 
 def pin_memory(self, device=None):
     """Pinned memory needs a GPU: PyTorch without one refuses, and so does minigrad."""
+    kind = read_device(device)
+    _deprecated_device("pin_memory", device, 46)
+    if kind == "cpu":
+        raise RuntimeError("CPU device type not an accelerator.")
+    if kind == "cuda":
+        from ._python_variable_methods import _CUDA_LIBRARY_MISSING
+        raise RuntimeError(_CUDA_LIBRARY_MISSING)
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 

@@ -32,6 +32,8 @@ class device:
     """minigrad computes on the CPU only; this mirrors ``torch.device('cpu')``."""
 
     def __init__(self, type="cpu"):
+        if isinstance(type, (int, np.integer)) and not isinstance(type, bool):
+            check_cpu_device(type)        # (an index names an accelerator: refused)
         if str(type) != "cpu":
             raise _device_error(str(type))
         self.type = "cpu"
@@ -868,8 +870,9 @@ class Tensor:
 
     def cuda(self, device=None, non_blocking=False):
         """minigrad has no GPU: this fails the way a CPU-only PyTorch does."""
-        if isinstance(device, int):
-            raise RuntimeError("Cannot access accelerator device when none is available.")
+        from ._python_variable import read_device
+        if read_device(device) not in (None, "cuda"):
+            raise RuntimeError("Invalid device, must be cuda device")
         raise _device_error("cuda" if device is None else str(device))
 
     def clone(self, *, memory_format=_memory_format.preserve_format):
