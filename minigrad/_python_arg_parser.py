@@ -192,7 +192,8 @@ class _CheapLook:
         for value, types in zip(args, self.positional):
             if types is _ANYTHING:
                 continue
-            if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)):
+            if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)) or (
+                    type(value) is int and not _INT64_MIN <= value <= _INT64_MAX):
                 return False
         if len(args) < len(self.required):
             for index, name in self.required:
@@ -203,7 +204,8 @@ class _CheapLook:
             if types is _ANYTHING and index >= len(args):
                 continue
             if types is None or types is _ANYTHING or type(value) not in types or index < len(args) or (
-                    type(value) in (tuple, list) and not _plain_list(value)):
+                    type(value) in (tuple, list) and not _plain_list(value)) or (
+                    type(value) is int and not _INT64_MIN <= value <= _INT64_MAX):
                 return False
         return True
 
@@ -221,9 +223,13 @@ def _looks_right(looks, args, kwargs):
     return False
 
 
+# (an int past a C++ long long gets PyTorch's overflow error from the whole parse)
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
 def _plain_list(value):
-    """A list of ints (exact type), which a cheap look lets through."""
-    return all(type(item) is int for item in value)
+    """A list of ints (exact type, each a C++ long long), which a cheap look lets through."""
+    return all(type(item) is int and _INT64_MIN <= item <= _INT64_MAX for item in value)
 
 
 def parse_as_pytorch(signatures, args, kwargs):

@@ -311,6 +311,9 @@ class _Signature:
                 ints = _unpacked_int_list(self.name, p.name, value, symint)
                 if any(type(v) is not int for v in value):     # (a tensor or numpy int among them)
                     values.convert(p.name, tuple(ints))
+            elif p.type_name in ("int", "tuple of ints") and isinstance(value, (int, np.integer)) and not (
+                    -2**63 <= value < 2**63):
+                raise ValueError("Overflow when unpacking long long")     # (read as a C long long)
             elif isinstance(value, Tensor) and p.type_name in ("int", "tuple of ints"):
                 # (a one-element integer tensor given for an int: its value, x.sum(tensor(1)))
                 if p.type_name == "int" and value._array.dtype.kind == "b":

@@ -84,6 +84,8 @@ def check_cpu_device(value):
     if value is None or isinstance(value, device):
         return
     if isinstance(value, (int, np.integer)):
+        if not -2**63 <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
         raise RuntimeError("Device index must not be negative" if value < 0 else
                            "Cannot access accelerator device when none is available.")
     kind, colon, index = value.partition(":")

@@ -58,7 +58,25 @@ def _battery(lib):
         ("0, foo=1", (0,), {"foo": 1}),
         ("dim='a'", (), {"dim": "a"}),
         ("dim=5", (), {"dim": 5}),
+        ("0", (0,), {}),
+        ("-3", (-3,), {}),
+        ("True", (True,), {}),
+        ("2**63", (2**63,), {}),
+        ("(0, 'a')", ((0, "a"),), {}),
+        ("0-d tensor", (lib.tensor(1.5),), {}),
+        ("0, 0", (0, 0), {}),
+        ("out=1", (), {"out": 1}),
     ]
+
+
+def _selves(lib):
+    """(label, tensor, labels of the battery to use): the float32 tensor with every wrong input,
+    and tensors of other dtypes and no dims with the calls a learner makes of them."""
+    few = ("()", "0", "5", "int tensor", "float64 tensor", "0, 5")
+    return [("float32", lambda: lib.tensor([[1.5, -2.0, 0.5], [3.0, 0.25, -1.0]]), None),
+            ("int64", lambda: lib.tensor([[1, -2, 0], [3, 4, -1]]), few),
+            ("bool", lambda: lib.tensor([[True, False, True], [False, False, True]]), few),
+            ("0-d", lambda: lib.tensor(2.5), few)]
 
 
 def _attribute_values(lib):
@@ -95,18 +113,23 @@ def _outcome(call):
         try:
             call()
         except Exception as error:        # noqa: BLE001  (any exception is compared)
-            text = str(error).split("\nminigrad hint:")[0]
+            # (PyTorch's C++ stack after an int past a long long is left out: README)
+            text = str(error).split("\nminigrad hint:")[0].split("\nException raised from")[0].rstrip('"')
             return type(error).__name__, _ADDRESS.sub(" at 0x", text.replace("minigrad", "torch"))
     return "ok"
 
 
 def _method_outcomes(lib, name):
     outcomes = {}
-    for label, args, kwargs in _battery(lib):
-        x = lib.tensor([[1.5, -2.0, 0.5], [3.0, 0.25, -1.0]])
-        # (through the class, as Python calls ``x.sin(1)`` written out: PyTorch's messages then
-        # name the class that defines the method, TensorBase; a bound method would name Tensor)
-        outcomes[label] = _outcome(lambda: getattr(type(x), name)(x, *args, **kwargs))
+    for self_label, make, labels in _selves(lib):
+        for label, args, kwargs in _battery(lib):
+            if labels is not None and label not in labels:
+                continue
+            x = make()
+            # (through the class, as Python calls ``x.sin(1)`` written out: PyTorch's messages
+            # then name the class that defines the method, TensorBase; a bound method, Tensor)
+            outcomes[f"{self_label} self: {label}"] = _outcome(
+                lambda: getattr(type(x), name)(x, *args, **kwargs))
     return outcomes
 
 
@@ -148,7 +171,7 @@ if __name__ == "__main__":
     calls = found = 0
     for kind, names in (("method", _METHODS), ("attribute", _ATTRIBUTES)):
         for name in names:
-            calls += len(_battery(torch)) if kind == "method" else len(_attribute_values(torch))
+            calls += len(_method_outcomes(torch, name)) if kind == "method" else len(_attribute_values(torch))
             for label, (expected, got) in differences(kind, name).items():
                 found += 1
                 print(f"{kind} {name}({label}):\n  torch:    {expected}\n  minigrad: {got}")
