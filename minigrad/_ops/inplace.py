@@ -1033,7 +1033,9 @@ def exponential_(self, lambd=1.0, *, generator=None):
     One float64 uniform u per element whatever the dtype, then ``-log1p(-u) / lambd``
     (see minigrad/random.py), so the numbers are PyTorch's for the same seed.
     """
-    if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
+    if isinstance(lambd, Tensor) and lambd.ndim == 0 and not lambd.requires_grad:
+        lambd = lambd.item()              # (PyTorch's parser takes a 0-d tensor for a float)
+    if not isinstance(lambd, (int, float, np.integer, np.floating)):
         raise TypeError(f"exponential_(): argument 'lambd' (position 1) must be float, not "
                         f"{type_name(lambd)}")
     check_inplace(self, overlap_ok=True)      # (autograd's rules, then the arguments, as PyTorch)
