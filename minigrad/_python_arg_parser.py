@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from ._tensor import Tensor
-from . import _dtype
+from . import _dtype, _memory_format
 from ._warnings import stacklevel_outside_minigrad
 
 _NUMBERS = (int, float, bool, np.number, np.bool_)
@@ -129,6 +129,7 @@ def _allocation_error(sizes, dtype):
 TENSOR_TYPES = {Tensor}
 _CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int, bool), "Number": (int, float, bool),
                 "torch.dtype": (_dtype.dtype,), "str": (str,), "name": (str,),
+                "torch.memory_format": (_memory_format.memory_format,),
                 "tuple of ints": (tuple, list)}
 
 
