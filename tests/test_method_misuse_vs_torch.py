@@ -4,9 +4,11 @@ line, the whole of PyTorch's when it runs over several lines), or both succeed.
 
 Each method is called on a fresh float32 tensor of shape (2, 3) with each of a fixed battery of
 wrong inputs a learner might give: no argument, a string, None, a list, a float for an int, a
-dim out of range, tensors of another dtype, too many arguments, an unknown keyword, and a few
-pairs of them. Each attribute is set to each of a few wrong values. Only the outcome is compared
-(values are other tests' business); after every case minigrad must still compute.
+dim out of range, an int past a C++ long long, tensors of another dtype, too many arguments, an
+unknown keyword, and a few pairs of them; and on int64, bool and 0-d tensors with a few of them.
+Each attribute is set to each of a few wrong values. Only the outcome is compared (values are
+other tests' business; PyTorch's C++ stack after an overflow is left out); after every case
+minigrad must still compute.
 
 Run as a script (``python tests/test_method_misuse_vs_torch.py``) it prints how many calls were
 compared and each difference.
