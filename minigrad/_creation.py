@@ -82,10 +82,11 @@ def _shape_along_first_items(data):
     return shape
 
 
-def _to_nested_numbers(data, depth, ndim, float_tensors):
+def _to_nested_numbers(data, depth, ndim, float_tensors, kind=None):
     """Nested sequences as lists numpy reads: a tensor where a number belongs (depth ``ndim``)
     gives its one value, elsewhere its values (a tensor of another size stays: _check_storable).
-    ``float_tensors`` gets True for a floating tensor where a number belongs."""
+    ``float_tensors`` gets True for a floating tensor where a number belongs, and False for a
+    value a dtype of ``kind`` (numpy's letter, given when the dtype is) does not store."""
     if isinstance(data, Tensor):
         if ndim is None or depth < ndim:
             return data._array
@@ -93,8 +94,30 @@ def _to_nested_numbers(data, depth, ndim, float_tensors):
             float_tensors.append(True)
         return data._array.reshape(()) if data._array.size == 1 else data
     if isinstance(data, _SEQUENCES):
-        return [_to_nested_numbers(item, depth + 1, ndim, float_tensors) for item in data]
+        return [_to_nested_numbers(item, depth + 1, ndim, float_tensors, kind) for item in data]
+    if kind is not None and _refused_number(data, kind):
+        float_tensors.append(False)
     return data
+
+
+def _refused_number(value, kind):
+    """PyTorch's TypeError for a value that a tensor of a given dtype (numpy's kind letter) cannot
+    store, None for one it can: a floating dtype reads it as Python's float() does (``None``,
+    ``'a'`` and ``1j`` refused, numpy's complex numbers too), an integer or bool dtype as an index
+    (a float cut, ``Fraction`` refused), a bool dtype a complex number too. numpy would store
+    None as nan and read strings."""
+    if isinstance(value, (np.ndarray, np.number, np.bool_, bool, int, float)) and not (
+            kind in "iu" and isinstance(value, np.complexfloating)) and not (
+            kind == "f" and type(value) is complex):
+        return None
+    if kind in "fc":
+        if not isinstance(value, complex) and hasattr(type(value), "__float__") or hasattr(
+                type(value), "__index__"):
+            return None
+        return TypeError(f"must be real number, not {type_name(value)}")
+    if hasattr(type(value), "__index__") or (kind == "b" and isinstance(value, complex)):
+        return None
+    return TypeError(f"'{type_name(value)}' object cannot be interpreted as an integer")
 
 
 def _check_storable(data, shape, kind, dim=0):
@@ -105,6 +128,9 @@ def _check_storable(data, shape, kind, dim=0):
             raise TypeError(f"must be real number, not {type(data).__name__}" if kind in "fc" else
                             f"'{type(data).__name__}' object cannot be interpreted as an integer")
         if not isinstance(data, Tensor):
+            refusal = _refused_number(data, kind)
+            if refusal is not None:
+                raise refusal
             return
         hint = "\nminigrad hint: to join tensors into one, use minigrad.stack" if data.numel() != 1 else ""
         if kind in "fc" and hint:
@@ -136,8 +162,13 @@ def tensor_data_to_array(data, dtype=None):
         return array
     if shape is not None and 0 in shape:     # (nothing to store: PyTorch reads no further)
         return np.zeros(shape, numpy_dtype)
+    if dtype is not None and isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     float_tensors = []
-    numbers = _to_nested_numbers(data, 0, len(shape) if shape is not None else None, float_tensors)
+    numbers = _to_nested_numbers(data, 0, len(shape) if shape is not None else None, float_tensors,
+                                 numpy_dtype.kind if dtype is not None else None)
+    if shape is None and False in float_tensors:      # (a single value the dtype does not store)
+        raise _refused_number(data, numpy_dtype.kind)
     if numpy_dtype.kind in "iu":
         numbers = _as_integers(numbers, numpy_dtype, _dtype.from_numpy_dtype(numpy_dtype).name)
     try:
@@ -147,8 +178,8 @@ def tensor_data_to_array(data, dtype=None):
     except (ValueError, TypeError) as error:
         array, numpy_error = None, error
     # (a floating tensor is no integer's value to PyTorch, where numpy would cut it)
-    if shape is not None and (array is None or array.shape != tuple(shape) or (
-            float_tensors and numpy_dtype.kind in "iub")):
+    if shape is not None and (array is None or array.shape != tuple(shape) or False in float_tensors or (
+            True in float_tensors and numpy_dtype.kind in "iub")):
         _check_storable(data, shape, numpy_dtype.kind)
     if array is None:
         raise ValueError(f"could not make a tensor from this data ({numpy_error})") from None

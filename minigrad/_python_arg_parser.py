@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from ._tensor import Tensor
-from . import _dtype
+from . import _dtype, _memory_format
 from ._warnings import stacklevel_outside_minigrad
 
 _NUMBERS = (int, float, bool, np.number, np.bool_)
@@ -129,6 +129,7 @@ def _allocation_error(sizes, dtype):
 TENSOR_TYPES = {Tensor}
 _CHEAP_TYPES = {"int": (int,), "bool": (bool,), "float": (float, int, bool), "Number": (int, float, bool),
                 "torch.dtype": (_dtype.dtype,), "str": (str,), "name": (str,),
+                "torch.memory_format": (_memory_format.memory_format,),
                 "tuple of ints": (tuple, list)}
 
 
@@ -142,12 +143,14 @@ class _CheapLook:
     parse (its function checks the finer points); any other goes through PyTorch's whole
     parse, which accepts it or raises PyTorch's error."""
 
-    def __init__(self, signature, numbers_as_tensors, method=False):
+    def __init__(self, signature, numbers_as_tensors, method=False, several_ints=True):
         """``method``: a Tensor method's signature (after self), whose first Tensor parameter
-        takes a number without a parse (x.add(2))."""
+        takes a number without a parse (x.add(2)); ``several_ints``: the function takes a lone
+        tuple of ints as several ints itself (x.view(2, 3)), else a parse puts them in a tuple
+        (x.flip(0, 1))."""
         self.max_positional, self.fewest = signature.max_pos_args, signature.min_args
         # x.view(2, 3): a lone tuple of ints given as several ints
-        self.several_ints = signature.varargs
+        self.several_ints = signature.varargs and several_ints
         self.positional, self.keywords = [], {}
         # (index, name) of each parameter without a default: given by position or by keyword
         self.required = tuple((index, p.name) for index, p in enumerate(signature.params)
@@ -190,7 +193,8 @@ class _CheapLook:
         for value, types in zip(args, self.positional):
             if types is _ANYTHING:
                 continue
-            if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)):
+            if type(value) not in types or (type(value) in (tuple, list) and not _plain_list(value)) or (
+                    type(value) is int and not _INT64_MIN <= value <= _INT64_MAX):
                 return False
         if len(args) < len(self.required):
             for index, name in self.required:
@@ -201,14 +205,15 @@ class _CheapLook:
             if types is _ANYTHING and index >= len(args):
                 continue
             if types is None or types is _ANYTHING or type(value) not in types or index < len(args) or (
-                    type(value) in (tuple, list) and not _plain_list(value)):
+                    type(value) in (tuple, list) and not _plain_list(value)) or (
+                    type(value) is int and not _INT64_MIN <= value <= _INT64_MAX):
                 return False
         return True
 
 
-def _cheap_looks(signatures, method=False):
+def _cheap_looks(signatures, method=False, several_ints=True):
     """The cheap look of each of ``signatures``' printed signatures."""
-    return tuple(_CheapLook(signature, signatures.numbers_as_tensors, method)
+    return tuple(_CheapLook(signature, signatures.numbers_as_tensors, method, several_ints)
                  for signature in signatures.signatures)
 
 
@@ -219,9 +224,13 @@ def _looks_right(looks, args, kwargs):
     return False
 
 
+# (an int past a C++ long long gets PyTorch's overflow error from the whole parse)
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+
+
 def _plain_list(value):
-    """A list of ints (exact type), which a cheap look lets through."""
-    return all(type(item) is int for item in value)
+    """A list of ints (exact type, each a C++ long long), which a cheap look lets through."""
+    return all(type(item) is int and _INT64_MIN <= item <= _INT64_MAX for item in value)
 
 
 def parse_as_pytorch(signatures, args, kwargs):

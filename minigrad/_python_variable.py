@@ -153,13 +153,44 @@ def _physical_order(tensor, check):
     return list(reversed(order)), ambiguous
 
 
+def read_device(device):
+    """The type of a device argument (``'cuda'`` for ``'cuda:0'``, None for None) as PyTorch's
+    parser reads it before the method looks at it, with its errors for a name it cannot read and
+    for an index (which names an accelerator: a CPU-only build has none)."""
+    from ._tensor import device as cpu_device, check_cpu_device, _device_error, _DEVICE_TYPES
+    if device is None or isinstance(device, cpu_device):
+        return None if device is None else "cpu"
+    if not isinstance(device, str):
+        check_cpu_device(device)          # (an index: refused)
+    kind, colon, index = device.partition(":")
+    if kind not in _DEVICE_TYPES.split(", ") or (colon and not (index.isdigit() and index.isascii())):
+        raise _device_error(device)
+    return kind
+
+
+def _deprecated_device(name, device, line):
+    if device is not None:
+        warnings.warn(f"The argument 'device' of Tensor.{name}() is deprecated. Please do not pass "
+                      "this argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/"
+                      f"native/Memory.cpp:{line}.)", DeprecationWarning, stacklevel=stacklevel_outside_minigrad())
+
+
 def is_pinned(self, device=None):
     """False: pinned (page-locked) memory is for copying to a GPU, which minigrad has not."""
+    read_device(device)
+    _deprecated_device("is_pinned", device, 31)
     return False
 
 
 def pin_memory(self, device=None):
     """Pinned memory needs a GPU: PyTorch without one refuses, and so does minigrad."""
+    kind = read_device(device)
+    _deprecated_device("pin_memory", device, 46)
+    if kind == "cpu":
+        raise RuntimeError("CPU device type not an accelerator.")
+    if kind == "cuda":
+        from ._python_variable_methods import _CUDA_LIBRARY_MISSING
+        raise RuntimeError(_CUDA_LIBRARY_MISSING)
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
@@ -255,6 +286,18 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
 new_zeros, new_ones, new_empty = (_new_filled(name) for name in ("new_zeros", "new_ones", "new_empty"))
 
 
+def unflatten(self, dim, sizes):
+    """Dimension ``dim`` split into ``sizes`` (one entry may be -1), as a view. PyTorch writes
+    this method in Python: it refuses an empty ``sizes`` first, then parses the arguments as
+    its C method ``unflatten(int dim, tuple of ints sizes)`` does."""
+    from ._ops.rearrange import unflatten as split_dim
+    from ._python_variable_methods import parsed_arguments
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    dim, sizes = parsed_arguments("unflatten", (dim, sizes))
+    return split_dim(self, dim, sizes)
+
+
 def _volatile(self):
     """Always False: ``volatile`` was removed (use ``torch.no_grad()``)."""
     warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
@@ -262,8 +305,15 @@ def _volatile(self):
     return False
 
 
+def _set_volatile(self, value):
+    """Nothing: ``volatile`` was removed (assigning it only warns)."""
+    warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                  UserWarning, stacklevel=stacklevel_outside_minigrad())
+
+
 PROPERTIES = {
-    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": _volatile, "layout": _layout,
+    "is_cpu": _is_cpu, "output_nr": _output_nr, "H": _H, "mH": _mH, "volatile": (_volatile, _set_volatile),
+    "layout": _layout,
     **{name: _never for name in ("is_cuda", "is_sparse", "is_sparse_csr", "is_quantized", "is_meta",
                                  "is_nested", "is_mkldnn", "is_xpu", "is_mps", "is_xla", "is_vulkan",
                                  "is_ipu", "is_mtia", "is_maia")},
@@ -272,15 +322,15 @@ PROPERTIES = {
 METHODS = {name: globals()[name] for name in (
     "get_device", "adjoint", "short", "char", "byte", "data_ptr", "dim_order", "is_pinned", "pin_memory",
     "share_memory_", "is_shared", "new_empty_strided", "bernoulli", "new", "new_zeros", "new_ones",
-    "new_empty", "new_full", "new_tensor")}
+    "new_empty", "new_full", "new_tensor", "unflatten")}
 
 
 def install(tensor_class):
     """Put the properties and methods above, and the unsafe splits, on ``tensor_class``."""
     from ._ops import view_copies
     from ._nn_functions import split_with_sizes
-    for name, getter in PROPERTIES.items():
-        setattr(tensor_class, name, property(getter))
+    for name, getter in PROPERTIES.items():      # (a getter, or a getter and a setter)
+        setattr(tensor_class, name, property(*getter) if isinstance(getter, tuple) else property(getter))
     for name, method in METHODS.items():
         setattr(tensor_class, name, method)
     tensor_class.split_with_sizes = split_with_sizes
@@ -291,8 +341,34 @@ def install(tensor_class):
     from ._ops import samplers              # x.cauchy_(), x.log_normal_(), x.geometric_(p), x.random_()
     for name, method in samplers.METHODS.items():
         setattr(tensor_class, name, method)
-    from . import _linalg_utils             # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
-    for name in ("eig", "lstsq", "solve"):
-        setattr(tensor_class, name, getattr(_linalg_utils, name))
-    tensor_class.symeig = _linalg_utils._symeig
+    # x.eig(), x.solve(A), ...: removed, PyTorch's error says why
+    tensor_class.eig, tensor_class.symeig = _removed_eig, _removed_symeig
+    tensor_class.solve, tensor_class.lstsq = _removed_solve, _removed_lstsq
+
+
+# The removed linear-algebra methods, with the parameters of PyTorch's (written in Python, so a
+# wrong call gets Python's message naming them), each failing with torch.X's error.
+
+def _removed_eig(self, eigenvectors=False):
+    """Removed: use ``torch.linalg.eig`` / ``eigvals``."""
+    from . import _linalg_utils
+    return _linalg_utils.eig(self, eigenvectors)
+
+
+def _removed_symeig(self, eigenvectors=False):
+    """Removed: use ``torch.linalg.eigh`` / ``eigvalsh``."""
+    from . import _linalg_utils
+    return _linalg_utils._symeig(self, eigenvectors)
+
+
+def _removed_solve(self, other):
+    """Removed: use ``torch.linalg.solve(A, B)`` (its arguments reversed)."""
+    from . import _linalg_utils
+    return _linalg_utils.solve(self, other)
+
+
+def _removed_lstsq(self, other):
+    """Removed: use ``torch.linalg.lstsq(A, B).solution``."""
+    from . import _linalg_utils
+    return _linalg_utils.lstsq(self, other)
 

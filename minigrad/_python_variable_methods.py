@@ -34,6 +34,16 @@ MORE_SIGNATURES = {
     "new_tensor": ("object data, *, torch.dtype dtype=None, torch.device device=None, "
                    "bool requires_grad=False",),
     "cpu": ("*, torch.memory_format memory_format=None",),
+    # (PyTorch's Dimname forms, x.size('N'), are left out: minigrad has no named tensors)
+    "size": ("int? dim=None",),
+    "stride": ("int? dim=None",),
+    "contiguous": ("*, torch.memory_format memory_format=torch.contiguous_format",),
+    "is_contiguous": ("*, torch.memory_format memory_format=torch.contiguous_format",),
+    "map_": ("Tensor other, object callable",),
+    "map2_": ("Tensor x, Tensor y, object callable",),
+    # (PyTorch declares indices a list of optional tensors, and refuses a None among them here)
+    "index_put": ("tuple of Tensors indices, Tensor values, bool accumulate=False",),
+    "index_put_": ("tuple of Tensors indices, Tensor values, bool accumulate=False",),
 }
 
 
@@ -145,12 +155,17 @@ def parsed_method(method, name, signatures):
     def with_parsed_arguments(self, *args, **kwargs):
         nonlocal looks
         if looks is None:
-            looks = _cheap_looks(signatures, method=True)
+            looks = _cheap_looks(signatures, method=True, several_ints=_takes_several(method))
         if not _looks_right(looks, args, kwargs):
             args, kwargs = _parse(signatures, args, kwargs)
         return method(self, *args, **kwargs)
     with_parsed_arguments.parsed_as_pytorch = name
     return with_parsed_arguments
+
+
+def _takes_several(function):
+    """Does ``function`` take any number of arguments by position (view(self, *size))?"""
+    return any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(function).parameters.values())
 
 
 def _parse(signatures, args, kwargs):
@@ -191,8 +206,23 @@ def without_arguments(method, name):
 
 # methods PyTorch writes in Python (torch/_tensor.py): Python's own refusal of a wrong call names
 # them ``Tensor.X`` (their qualified name), however they are called
-# (resize and resize_as, installed later with resize_, and unflatten, a wrapper, are not renamed yet)
-WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve")
+# (resize and resize_as, installed later with resize_, are not renamed yet)
+WRITTEN_IN_PYTHON = ("dim_order", "eig", "is_shared", "lstsq", "share_memory_", "solve", "symeig",
+                     "unflatten")
+
+# the C methods behind methods PyTorch writes in Python, which parse what the Python one passes on
+BEHIND_PYTHON_METHODS = {"unflatten": ("int dim, tuple of ints sizes",)}
+
+
+@functools.cache
+def _behind_python_method(name):
+    return Signatures(name, *BEHIND_PYTHON_METHODS[name])
+
+
+def parsed_arguments(name, args):
+    """``args`` as the C method ``name`` behind a method PyTorch writes in Python takes them
+    (integer tensors given for ints read as ints), or PyTorch's TypeError."""
+    return _parse(_behind_python_method(name), args, {})[0]
 
 # PyTorch's C methods that take nothing more and are not parsed (python_variable.cpp)
 MORE_NO_ARGUMENTS = ("detach", "detach_")

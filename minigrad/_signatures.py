@@ -167,6 +167,15 @@ class _Parsed(dict):
         return tuple(args), kwargs
 
 
+def _default_value(text):
+    """A parameter's default as a signature writes it: a Python literal, or one of torch's names
+    (``torch.contiguous_format``)."""
+    if text.startswith("torch."):
+        from . import _memory_format
+        return getattr(_memory_format, text.removeprefix("torch."))
+    return ast.literal_eval(text)
+
+
 class _Parameter:
     """One parameter: ``"int dim=-1"``, ``"bool? stable"`` (None allowed, no default), ...;
     ``keyword_only`` if it comes after the ``*``."""
@@ -174,7 +183,8 @@ class _Parameter:
     def __init__(self, spec, keyword_only):
         declared, _, default = spec.partition("=")
         type_name, _, self.name = declared.rpartition(" ")
-        self.allow_none = type_name.endswith("?") or default == "None"
+        # (None stands for an empty list of ints too: x.amax(None), x.roll(1, None))
+        self.allow_none = type_name.endswith("?") or default == "None" or default == "()"
         type_name = type_name.rstrip("?")
         # (a "tuple of ints" declared with size 1, such as sum's dim, takes a single int too)
         self.takes_one_int = type_name.endswith("[1]")
@@ -253,7 +263,7 @@ class _Signature:
                         break
                 by_keyword = True
             if (value is _MISSING and p.optional) or (value is None and p.allow_none):
-                values[p.name] = None if value is None else ast.literal_eval(p.default)
+                values[p.name] = None if value is None else _default_value(p.default)
             elif value is _MISSING:
                 if raise_error:
                     missing = [f'"{q.name}"' for q in self.params[index:] if not q.optional]
@@ -301,6 +311,9 @@ class _Signature:
                 ints = _unpacked_int_list(self.name, p.name, value, symint)
                 if any(type(v) is not int for v in value):     # (a tensor or numpy int among them)
                     values.convert(p.name, tuple(ints))
+            elif p.type_name in ("int", "tuple of ints") and isinstance(value, (int, np.integer)) and not (
+                    -2**63 <= value < 2**63):
+                raise ValueError("Overflow when unpacking long long")     # (read as a C long long)
             elif isinstance(value, Tensor) and p.type_name in ("int", "tuple of ints"):
                 # (a one-element integer tensor given for an int: its value, x.sum(tensor(1)))
                 if p.type_name == "int" and value._array.dtype.kind == "b":

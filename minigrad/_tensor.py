@@ -32,6 +32,8 @@ class device:
     """minigrad computes on the CPU only; this mirrors ``torch.device('cpu')``."""
 
     def __init__(self, type="cpu"):
+        if isinstance(type, (int, np.integer)) and not isinstance(type, bool):
+            check_cpu_device(type)        # (an index names an accelerator: refused)
         if str(type) != "cpu":
             raise _device_error(str(type))
         self.type = "cpu"
@@ -82,6 +84,8 @@ def check_cpu_device(value):
     if value is None or isinstance(value, device):
         return
     if isinstance(value, (int, np.integer)):
+        if not -2**63 <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
         raise RuntimeError("Device index must not be negative" if value < 0 else
                            "Cannot access accelerator device when none is available.")
     kind, colon, index = value.partition(":")
@@ -869,8 +873,9 @@ class Tensor:
 
     def cuda(self, device=None, non_blocking=False):
         """minigrad has no GPU: this fails the way a CPU-only PyTorch does."""
-        if isinstance(device, int):
-            raise RuntimeError("Cannot access accelerator device when none is available.")
+        from ._python_variable import read_device
+        if read_device(device) not in (None, "cuda"):
+            raise RuntimeError("Invalid device, must be cuda device")
         raise _device_error("cuda" if device is None else str(device))
 
     def clone(self, *, memory_format=_memory_format.preserve_format):
@@ -1297,7 +1302,7 @@ def _shows_as_batched(tensor):
 
 # Attributes PyTorch lets one read but not assign (``x.shape = ...``, ``x.grad_fn = None``):
 # assigning one raises PyTorch's AttributeError, not Python's "property ... has no setter".
-_READ_ONLY_ATTRIBUTES = ("T", "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_ipu", "is_leaf",
+_READ_ONLY_ATTRIBUTES = ("T", "H", "mT", "mH", "device", "dtype", "grad_fn", "is_cpu", "is_cuda", "is_ipu", "is_leaf",
                          "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested",
                          "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu",
                          "itemsize", "layout", "nbytes", "ndim", "output_nr", "retains_grad", "shape")

@@ -246,7 +246,8 @@ def _split_method(self, split_size, dim=0):
         except ValueError:
             pass
     if isinstance(split_size, int):
-        if not isinstance(dim, int) or isinstance(split_size, bool) or isinstance(dim, bool):
+        if not isinstance(dim, int) or isinstance(split_size, bool) or isinstance(dim, bool) or not (
+                -2**63 <= split_size < 2**63 and -2**63 <= dim < 2**63):       # (C++ long longs)
             _vf("split", self, split_size, dim)
     elif not (isinstance(split_size, (list, tuple)) and all(type(n) is int for n in split_size)
               and type(dim) is int):

@@ -781,11 +781,17 @@ DATA = ["1", "1.5", "True", "[1, 2]", "[1.5, 2]", "[True, False]", "[[1, 2], [3,
         "torch.tensor([1, 2])", "(1, 2)", "((1, 2), (3, 4))", "[[1], [2.5]]", "[1, -1]", "[300]",
         "[-129]", "[float('nan')]", "[float('inf')]", "np.array([1, 2])", "[np.float64(1.5), 2]",
         "[np.int32(3)]", "[np.int32(3), 1]", "[[np.array(1)]]", "np.array([[1, 2]], dtype='float16')",
-        "range(2, 5)", "[range(2), range(2)]", "[2**62]", "[0.1, 0.2]", "[[True], [2]]"]
+        "range(2, 5)", "[range(2), range(2)]", "[2**62]", "[0.1, 0.2]", "[[True], [2]]",
+        # values a dtype does not store (numpy would read None as nan and '2' as 2)
+        "None", "'a'", "b'a'", "[1, 'a']", "[1, '2']", "[None]", "[[1], [None]]", "[None, [1]]",
+        "object()", "{}"]
+# complex data, given with a dtype (minigrad has no complex dtypes to infer)
+COMPLEX_DATA = ["1j", "[1j]", "[np.complex128(1)]"]
 DTYPES = ["None", "torch.float32", "torch.float64", "torch.int64", "torch.int32", "torch.uint8",
           "torch.int8", "torch.bool", "torch.float16"]
 DATA_CALLS = [f"torch.{name}({data}, dtype={dtype})" for data in DATA for dtype in DTYPES
-              for name in ("tensor", "as_tensor")]
+              for name in ("tensor", "as_tensor")] + [
+    f"torch.tensor({data}, dtype={dtype})" for data in COMPLEX_DATA for dtype in DTYPES[1:]]
 
 # what differs from run to run or is not set in memory: compared by shape and dtype alone
 _NOT_COMPARED_BY_VALUE = ("rand", "empty")

@@ -119,6 +119,20 @@ def imag(input):
     raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
+def set_real(input, value):
+    """``x.real = value``: the value copied into the real part (into ``x`` itself, for a real
+    tensor); a number or a tensor, as PyTorch makes a tensor of it first."""
+    from .._type_names import type_name
+    if not isinstance(value, (Tensor, int, float, complex, np.number, np.bool_)):
+        raise TypeError(f"can't assign a {type_name(value)} to a torch.{input.dtype.tensor_type_name}")
+    input.copy_(value)
+
+
+def set_imag(input, value):
+    """``x.imag = value``: refused for a real tensor, whose imaginary part PyTorch does not make."""
+    imag(input)
+
+
 def is_nonzero(input):
     """``bool(input)`` for a tensor of exactly one element (nan counts as non-zero)."""
     size = input._array.size
@@ -133,5 +147,5 @@ METHODS = {"angle": angle, "isreal": isreal, "is_complex": is_complex, "is_conj"
            "is_neg": is_neg, "conj": conj, "resolve_conj": resolve_conj, "resolve_neg": resolve_neg,
            "conj_physical": conj_physical, "conj_physical_": conj_physical_,
            "is_nonzero": is_nonzero,
-           "real": property(real, doc="The real part: the tensor itself, for a real tensor."),
-           "imag": property(imag, doc="The imaginary part: refused for a real tensor, as in PyTorch.")}
+           "real": property(real, set_real, doc="The real part: the tensor itself, for a real tensor."),
+           "imag": property(imag, set_imag, doc="The imaginary part: refused for a real tensor, as in PyTorch.")}

@@ -103,11 +103,19 @@ def _check_other(name, other, position=2):
                         f"{type_name(other)}")
 
 
+def _refuse_bool_exponents(input, other):
+    """PyTorch's kernel for a floating input has no loop for bool exponents (an integer input,
+    made float32 first, goes another way)."""
+    if other._array.dtype == np.bool_ and input._array.dtype.kind == "f":
+        raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
+
+
 def ldexp(input, other):
     """input * 2 ** other, elementwise (integers become float32; other may be any number).
 
     Gradient: grad * 2 ** other to input, grad * result * log(2) to other."""
     _check_other("ldexp", other)
+    _refuse_bool_exponents(input, other)
     from .._dtype import result_type
     base = input if input._array.dtype.kind == "f" else _wrap(input._array.astype(np.float32))
     dtype = result_type(base, other)
@@ -125,6 +133,7 @@ def ldexp_(self, other):
     if self._array.dtype.kind != "f":
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{self.dtype.tensor_type_name[:-len('Tensor')]}")
+    _refuse_bool_exponents(self, other)
     if overlaps_itself(self._array):
         # (windows that overlap: PyTorch computes 2 ** other first, then multiplies element by
         # element in its loop order, each reading what the last write left)

@@ -836,7 +836,7 @@ def copy_(self, source):
 
     Gradient: grad goes to ``source`` (summed to its shape); self's old value gets 0.
     """
-    source = source if isinstance(source, Tensor) else _wrap(np.asarray(source))
+    source = source if isinstance(source, Tensor) else _number_as_source(source, self._array.dtype)
     if self._array.dtype.kind not in "fc" and _State.enabled and needs_grad((self, source)):
         # integers and bools have no gradient: PyTorch's copy_ leaves autograd out (none of its
         # in-place rules, nothing recorded: self keeps its history)
@@ -860,6 +860,19 @@ def copy_(self, source):
     # (into windows that overlap, _write copies in PyTorch's order: so too when CopySlices
     # writes a gradient back into such a view)
     return apply_inplace(self, shape.copy_into, source, overlap_ok=same_data)
+
+
+def _number_as_source(number, dtype):
+    """A Python number given to copy_, as PyTorch's parser makes it a tensor: an int past a C++
+    long long is read as an unsigned one (then cast as C casts it: 2**63 is -2**63 in int64),
+    and one past that too is refused with Python's OverflowError."""
+    if isinstance(number, int) and not isinstance(number, bool) and not -2**63 <= number < 2**63:
+        if number < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if number >= 2**64:
+            raise OverflowError("int too big to convert")
+        return _wrap(np.asarray(number, dtype=np.uint64).astype(dtype))
+    return _wrap(np.asarray(number))
 
 
 def _same_elements(tensor, other):
@@ -1020,7 +1033,9 @@ def exponential_(self, lambd=1.0, *, generator=None):
     One float64 uniform u per element whatever the dtype, then ``-log1p(-u) / lambd``
     (see minigrad/random.py), so the numbers are PyTorch's for the same seed.
     """
-    if isinstance(lambd, bool) or not isinstance(lambd, (int, float, np.integer, np.floating)):
+    if isinstance(lambd, Tensor) and lambd.ndim == 0 and not lambd.requires_grad:
+        lambd = lambd.item()              # (PyTorch's parser takes a 0-d tensor for a float)
+    if not isinstance(lambd, (int, float, np.integer, np.floating)):
         raise TypeError(f"exponential_(): argument 'lambd' (position 1) must be float, not "
                         f"{type_name(lambd)}")
     check_inplace(self, overlap_ok=True)      # (autograd's rules, then the arguments, as PyTorch)

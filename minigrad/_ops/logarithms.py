@@ -296,8 +296,11 @@ def logit(input, eps=None):
 
     Gradient: grad / (p * (1 - p)); with eps, 0 where p was clamped.
     """
-    if eps is not None and not isinstance(eps, (int, float, np.number)) or isinstance(eps, bool):
+    if isinstance(eps, Tensor) and eps.ndim == 0 and not eps.requires_grad:
+        eps = eps.item()                  # (PyTorch's parser takes a 0-d tensor for a float)
+    if eps is not None and not isinstance(eps, (int, float, np.number)):
         raise TypeError(f"logit(): argument 'eps' must be float, not {type_name(eps)}")
+    eps = float(eps) if isinstance(eps, bool) else eps
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(np.float32)
     if eps is not None:
         low, high = np.asarray(eps, array.dtype), np.asarray(1 - eps, array.dtype)

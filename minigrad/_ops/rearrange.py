@@ -441,10 +441,8 @@ def take_along_dim(input, indices, dim=None):
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' (position 2) must be Tensor, not "
                         f"{type_name(indices)}")
-    if dim is None:     # (views, as in PyTorch: input's comes before the check of the indices)
-        flat = view(input, -1)
-        _check_take_along_dim_indices(indices)
-        return gather(flat, 0, view(indices, -1))
+    if dim is None:     # (gather's own check of the indices' dtype, which takes int32 too)
+        return gather(view(input, -1), 0, view(indices, -1))
     _check_take_along_dim_indices(indices)
     dim = _normalize_dim(dim, input.ndim)
     if input.ndim != indices.ndim:

@@ -453,7 +453,8 @@ def all(input, dim=None, keepdim=False):
     """True if every element is non-zero (over ``dim`` if given)."""
     if dim is None:
         return kernel_writes("all", plain_output(np.asarray(np.all(input._array)), input), input)
-    axis = _normalize_dim(dim, input.ndim)
+    # (a list of dims, none reduced for an empty one)
+    axis = _dims(dim, input.ndim) if isinstance(dim, (tuple, list)) else _normalize_dim(dim, input.ndim)
     out = plain_output(row_major(np.asarray(np.all(input._array, axis=axis, keepdims=keepdim))), input)
     return kernel_writes("all", out, input)
 
@@ -463,7 +464,8 @@ def any(input, dim=None, keepdim=False):
     """True if some element is non-zero (over ``dim`` if given)."""
     if dim is None:
         return kernel_writes("any", plain_output(np.asarray(np.any(input._array)), input), input)
-    axis = _normalize_dim(dim, input.ndim)
+    # (a list of dims, none reduced for an empty one)
+    axis = _dims(dim, input.ndim) if isinstance(dim, (tuple, list)) else _normalize_dim(dim, input.ndim)
     out = plain_output(row_major(np.asarray(np.any(input._array, axis=axis, keepdims=keepdim))), input)
     return kernel_writes("any", out, input)
 

@@ -311,4 +311,13 @@ class Resize(Function):
 # (PyTorch writes these two in Python: Python's refusal of a wrong call names them Tensor.X)
 resize.__qualname__, resize_as.__qualname__ = "Tensor.resize", "Tensor.resize_as"
 
-METHODS = {"resize_": resize_, "resize_as_": resize_as_, "resize": resize, "resize_as": resize_as}
+
+def _parsed(method, name):
+    """``method`` with its arguments parsed as PyTorch parses x.<name>(...) (its own checks above
+    serve torch.resize_as_)."""
+    from .._python_variable_methods import method_signatures, parsed_method
+    return parsed_method(method, name, method_signatures(name))
+
+
+METHODS = {"resize_": _parsed(resize_, "resize_"), "resize_as_": _parsed(resize_as_, "resize_as_"),
+           "resize": resize, "resize_as": resize_as}

@@ -293,6 +293,11 @@ def _write_up_to_a_zero_divisor(self, other, elementwise):
         raise RuntimeError(f"output with shape {list(dividend.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
     dtype = np.dtype(result_type(self, other))
+    if dividend.dtype == np.bool_ and dtype != np.bool_:
+        # (the result's dtype is checked before the loop: bool // int is refused first)
+        from .._dtype import from_numpy_dtype, scalar_type_name
+        raise RuntimeError(f"result type {scalar_type_name(from_numpy_dtype(dtype))} can't be cast to the "
+                           "desired output type Bool")
     if dtype != dividend.dtype:
         # computed in another dtype, into a buffer copied back at the end: nothing is written
         raise RuntimeError("ZeroDivisionError")

@@ -11,7 +11,7 @@ from .._dtype import from_numpy_dtype
 from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
 from . import result, save_result
-from .decompositions import (check_matrices, check_floating, show_settings, lapack_layout, refuse_half,
+from .decompositions import (check_matrices, show_settings, lapack_layout, refuse_half,
                              named_result, _register, several_results, warn_once, push_tangents)
 from .pointwise import _broadcast_error
 from .._signatures import Signatures, parsed_by
@@ -83,12 +83,12 @@ class CholeskySolveBackward0(Node):
 def cholesky_solve(input, input2, upper=False):
     """``torch.cholesky_solve``: X with A X = ``input`` where A = L L^T and L = ``input2`` is
     its Cholesky factor (``upper``: A = U^T U). Gradient: see CholeskySolveBackward0."""
-    check_floating("cholesky_solve", input2)
-    refuse_half(input2, kernel="cholesky_solve_cpu")
+    for name, t in (("b", input), ("u", input2)):
+        if t.ndim < 2:
+            raise RuntimeError(f"{name} should have at least 2 dimensions, but has {t.ndim} dimensions "
+                               "instead")
+    _check_solve_inputs(input, input2, "cholesky_solve")
     L, B = input2._array, input._array
-    if L.shape[-1] != B.shape[-2]:
-        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
-                           f"{L.shape[-2]} by {L.shape[-1]} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
     factor = np.triu(L) if upper else np.tril(L)
     A = np.swapaxes(factor, -1, -2) @ factor if upper else factor @ np.swapaxes(factor, -1, -2)
     value = np.linalg.solve(A, B)
@@ -180,6 +180,13 @@ def _check_triangular_solve(b, A):
         if t.ndim < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, "
                                f"but it has {t.ndim} dimensions instead")
+    return _check_solve_inputs(b, A, "triangular_solve")
+
+
+def _check_solve_inputs(b, A, name):
+    """PyTorch's checks of a right-hand side ``b`` and matrices ``A`` of at least 2 dims, in its
+    order (linearSolveCheckInputs, then its kernel's dtype), for the solve ``name``; returns the
+    batch shape the two broadcast to."""
     if b._array.dtype != A._array.dtype:
         def type_name(t):
             return from_numpy_dtype(t._array.dtype).tensor_type_name[:-6]
@@ -189,7 +196,7 @@ def _check_triangular_solve(b, A):
         raise RuntimeError(f"A must be batches of square matrices, but they are {A.shape[-2]} by "
                            f"{A.shape[-1]} matrices")
     if A.shape[-1] != b.shape[-2]:
-        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is "
                            f"{A.shape[-2]} by {A.shape[-1]} but each b matrix is {b.shape[-2]} by "
                            f"{b.shape[-1]}")
     batch_b, batch_a = tuple(b.shape[:-2]), tuple(A.shape[:-2])
@@ -198,7 +205,7 @@ def _check_triangular_solve(b, A):
     except ValueError:
         raise _broadcast_error(np.empty(batch_b, dtype=bool), np.empty(batch_a, dtype=bool)) from None
     if b._array.dtype.kind != "f" or b._array.dtype == np.float16:
-        raise NotImplementedError(f"\"triangular_solve_cpu\" not implemented for "
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for "
                                   f"'{from_numpy_dtype(b._array.dtype).tensor_type_name[:-6]}'")
     return batch
 
