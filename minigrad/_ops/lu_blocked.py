@@ -18,12 +18,14 @@ PyTorch's factors from the entries it depends on, trying the possible orders of 
    a partner is solved ``x - l0 u0 - l1 u1 - ...``, one term at a time.
 3. The rest of the matrix gets A22 - L21 U12: with 12 or more rows, each entry through fused
    multiply-adds, ``fma(-l7, u7, ... fma(-l0, u0, x))``; with fewer, one term at a time
-   without fusing, except that when the number of rows is odd, the first row's entries in
-   every second column (the 2nd, 4th, ...) take the terms four at a time, the first four
-   subtracted from x and each later group summed on its own and then added.
+   without fusing, except for the first row's entry of each column that starts at an odd
+   multiple of 8 bytes in memory (by columns, a batch's matrices one after the other: so the
+   2nd, 4th, ... column of an odd-sized matrix, and other columns in a batch): it takes the
+   terms four at a time, the first four subtracted from x, each later group summed on its
+   own and then added.
 
-The rules are known for these sizes only (checked: every matrix of 200 random ones per size,
-and batches); from 21 x 21 MKL's products of blocks add in other orders not found yet, and
+The rules are known for these sizes only (checked: every matrix of many random ones per
+size, alone and in batches); from 21 x 21 MKL's products of blocks add in other orders not found yet, and
 float32 (sgetrf) solves its panel rows in another order, so those sizes keep the
 column-at-a-time order, which agrees with PyTorch's factors to rounding.
 """
@@ -105,25 +107,30 @@ def _solve_panel_rows(lu, start, end):
 
 def _update_rest(lu, start, end):
     """Rule 3: A22 -= L21 U12 for the rows and columns after the panel."""
+    count, n = lu.shape[0], lu.shape[-1]
     C, L21, U12 = lu[:, end:, end:], lu[:, end:, start:end], lu[:, start:end, end:]
-    rows = C.shape[1]
-    if rows >= 12:
+    if C.shape[1] >= 12:
         for k in range(end - start):
             C[...] = fma(-L21[:, :, k, None], U12[:, None, k], C)
         return
-    first = C[:, 0, 1::2].copy()
+    # (MKL's matrices are stored by columns, each matrix of a batch right after the one before:
+    # the first row's entry of a column starting at an odd multiple of 8 bytes is peeled off
+    # the vectorised loop, which takes two rows at a time from 16-byte boundaries; a single
+    # row has no such loop)
+    position = np.arange(count)[:, None] * n * n + np.arange(end, n)[None, :] * n + end
+    peeled = (position % 2 == 1) & (C.shape[1] >= 2)
+    first = C[:, 0].copy()
     for k in range(end - start):
         C -= L21[:, :, k, None] * U12[:, None, k]
-    if rows % 2:
-        l, u = L21[:, 0], U12[:, :, 1::2]
-        for k in range(min(4, end - start)):
-            first = first - l[:, k, None] * u[:, k]
-        for group in range(4, end - start, 4):
-            total = -(l[:, group, None] * u[:, group])
-            for k in range(group + 1, min(group + 4, end - start)):
-                total = total - l[:, k, None] * u[:, k]
-            first = first + total
-        C[:, 0, 1::2] = first
+    l, u = L21[:, 0], U12
+    for k in range(min(4, end - start)):
+        first = first - l[:, k, None] * u[:, k]
+    for group in range(4, end - start, 4):
+        total = -(l[:, group, None] * u[:, group])
+        for k in range(group + 1, min(group + 4, end - start)):
+            total = total - l[:, k, None] * u[:, k]
+        first = first + total
+    C[:, 0] = np.where(peeled, first, C[:, 0])
 
 
 def fma(a, b, c):
