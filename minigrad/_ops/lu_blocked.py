@@ -1,4 +1,4 @@
-"""The LU factorization of a float64 square matrix of 17 x 17 to 20 x 20 in the order of
+"""The LU factorization of a float64 square matrix of 17 x 17 to 22 x 22 in the order of
 PyTorch's CPU build (MKL's dgetrf), so that the factors agree to the last bit.
 
 Up to 16 x 16 MKL eliminates one column at a time (decompositions.lu_factor). From 17 x 17 on
@@ -16,8 +16,9 @@ PyTorch's factors from the entries it depends on, trying the possible orders of 
    a time: each entry is ``(x - l0 u0 - l2 u2 - ...) + (-l1 u1 - l3 u3 - ...)`` (the even and
    odd terms in two running sums), plus ``- l u`` for an odd last term; a last column without
    a partner is solved ``x - l0 u0 - l1 u1 - ...``, one term at a time.
-3. The rest of the matrix gets A22 - L21 U12: with 12 or more rows, each entry through fused
-   multiply-adds, ``fma(-l7, u7, ... fma(-l0, u0, x))``; with fewer, one term at a time
+3. The rest of the matrix gets A22 - L21 U12: with 12 or more rows, the entries in whole
+   blocks of 4 x 4 through fused multiply-adds, ``fma(-l7, u7, ... fma(-l0, u0, x))``; the
+   rows and columns left over, and all entries of a smaller update, one term at a time
    without fusing, except for the first row's entry of each column that starts at an odd
    multiple of 8 bytes in memory (by columns, a batch's matrices one after the other: so the
    2nd, 4th, ... column of an odd-sized matrix, and other columns in a batch): it takes the
@@ -25,18 +26,18 @@ PyTorch's factors from the entries it depends on, trying the possible orders of 
    own and then added.
 
 The rules are known for these sizes only (checked: every matrix of many random ones per
-size, alone and in batches); from 21 x 21 MKL's products of blocks add in other orders not found yet, and
+size, alone and in batches); from 23 x 23 MKL's products of blocks add in other orders not found yet, and
 float32 (sgetrf) solves its panel rows in another order, so those sizes keep the
 column-at-a-time order, which agrees with PyTorch's factors to rounding.
 """
 import numpy as np
 
 PANEL = 8
-SIZES = range(17, 21)
+SIZES = range(17, 23)
 
 
 def lu_in_panels(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float64, 17 <= n <= 20, in place in MKL's
+    """Factor each matrix of ``lu`` (count, n, n), float64, 17 <= n <= 22, in place in MKL's
     order; returns the 0-based pivot rows (count, n) and LAPACK's info (count,)."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
@@ -109,28 +110,47 @@ def _update_rest(lu, start, end):
     """Rule 3: A22 -= L21 U12 for the rows and columns after the panel."""
     count, n = lu.shape[0], lu.shape[-1]
     C, L21, U12 = lu[:, end:, end:], lu[:, end:, start:end], lu[:, start:end, end:]
-    if C.shape[1] >= 12:
-        for k in range(end - start):
-            C[...] = fma(-L21[:, :, k, None], U12[:, None, k], C)
+    # (where each entry sits in memory, counted in float64s: MKL's matrices are stored by
+    # columns, each matrix of a batch right after the one before)
+    position = (np.arange(count)[:, None, None] * n * n + np.arange(end, n)[None, None, :] * n
+                + np.arange(end, n)[None, :, None])
+    rows = C.shape[1]
+    if rows < 12:
+        _subtract_one_term_at_a_time(C, L21, U12, position)
         return
-    # (MKL's matrices are stored by columns, each matrix of a batch right after the one before:
-    # the first row's entry of a column starting at an odd multiple of 8 bytes is peeled off
-    # the vectorised loop, which takes two rows at a time from 16-byte boundaries; a single
-    # row has no such loop)
-    position = np.arange(count)[:, None] * n * n + np.arange(end, n)[None, :] * n + end
-    peeled = (position % 2 == 1) & (C.shape[1] >= 2)
-    first = C[:, 0].copy()
+    # (blocks of 4 x 4 entries by fused multiply-adds; the rows and the columns left over one
+    # term at a time)
+    whole = rows // 4 * 4
+    block = C[:, :whole, :whole]
     for k in range(end - start):
+        block[...] = fma(-L21[:, :whole, k, None], U12[:, None, k, :whole], block)
+    if whole < rows:
+        _subtract_one_term_at_a_time(C[:, :whole, whole:], L21[:, :whole], U12[:, :, whole:],
+                                     position[:, :whole, whole:])
+        _subtract_one_term_at_a_time(C[:, whole:, :], L21[:, whole:], U12, position[:, whole:, :])
+
+
+def _subtract_one_term_at_a_time(C, L21, U12, position):
+    """C -= L21 U12, each entry x - l0 u0 - l1 u1 - ..., except the first row's entry of each
+    column that starts at an odd position (MKL's loop takes two rows at a time from 16-byte
+    boundaries and peels that entry off; a single row has no such loop): it takes the terms
+    four at a time, the first four subtracted from x, each later group summed on its own and
+    then added."""
+    terms = L21.shape[-1]
+    first = C[:, 0].copy()
+    for k in range(terms):
         C -= L21[:, :, k, None] * U12[:, None, k]
+    if C.shape[1] < 2:
+        return
     l, u = L21[:, 0], U12
-    for k in range(min(4, end - start)):
+    for k in range(min(4, terms)):
         first = first - l[:, k, None] * u[:, k]
-    for group in range(4, end - start, 4):
+    for group in range(4, terms, 4):
         total = -(l[:, group, None] * u[:, group])
-        for k in range(group + 1, min(group + 4, end - start)):
+        for k in range(group + 1, min(group + 4, terms)):
             total = total - l[:, k, None] * u[:, k]
         first = first + total
-    C[:, 0] = np.where(peeled, first, C[:, 0])
+    C[:, 0] = np.where(position[:, 0] % 2 == 1, first, C[:, 0])
 
 
 def fma(a, b, c):
