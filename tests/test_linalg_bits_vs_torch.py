@@ -140,8 +140,8 @@ def test_slogdet_gradient_bit_for_bit(n, by_columns, dtype):
         _same_bits(*grads)
 
 
-# (from 17 x 17 MKL's dgetrf works in panels of 8 columns: its order is known up to 22 x 22)
-@pytest.mark.parametrize("n", [17, 18, 19, 20, 21, 22])
+# (from 17 x 17 MKL's dgetrf works in panels of 8 columns: its order is known up to 23 x 23)
+@pytest.mark.parametrize("n", [17, 18, 19, 20, 21, 22, 23])
 def test_float64_lu_in_panels_bit_for_bit(n):
     rng = np.random.default_rng(70 + n)
     for a in _matrices((3, n, n), "float64", 2, seed=70 + n):

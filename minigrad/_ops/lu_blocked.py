@@ -1,4 +1,4 @@
-"""The LU factorization of a float64 square matrix of 17 x 17 to 22 x 22 in the order of
+"""The LU factorization of a float64 square matrix of 17 x 17 to 23 x 23 in the order of
 PyTorch's CPU build (MKL's dgetrf), so that the factors agree to the last bit.
 
 Up to 16 x 16 MKL eliminates one column at a time (decompositions.lu_factor). From 17 x 17 on
@@ -26,18 +26,18 @@ PyTorch's factors from the entries it depends on, trying the possible orders of 
    own and then added.
 
 The rules are known for these sizes only (checked: every matrix of many random ones per
-size, alone and in batches); from 23 x 23 MKL's products of blocks add in other orders not found yet, and
-float32 (sgetrf) solves its panel rows in another order, so those sizes keep the
+size, alone and in batches); from 24 x 24 MKL's products of blocks add in other orders not
+found yet, and float32 (sgetrf) solves its panel rows in another order, so those keep the
 column-at-a-time order, which agrees with PyTorch's factors to rounding.
 """
 import numpy as np
 
 PANEL = 8
-SIZES = range(17, 23)
+SIZES = range(17, 24)
 
 
 def lu_in_panels(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float64, 17 <= n <= 22, in place in MKL's
+    """Factor each matrix of ``lu`` (count, n, n), float64, 17 <= n <= 23, in place in MKL's
     order; returns the 0-based pivot rows (count, n) and LAPACK's info (count,)."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
@@ -118,16 +118,16 @@ def _update_rest(lu, start, end):
     if rows < 12:
         _subtract_one_term_at_a_time(C, L21, U12, position)
         return
-    # (blocks of 4 x 4 entries by fused multiply-adds; the rows and the columns left over one
-    # term at a time)
+    # (blocks of 4 x 4 entries by fused multiply-adds; the columns left over, then the rows
+    # left over, one term at a time)
     whole = rows // 4 * 4
     block = C[:, :whole, :whole]
     for k in range(end - start):
         block[...] = fma(-L21[:, :whole, k, None], U12[:, None, k, :whole], block)
     if whole < rows:
-        _subtract_one_term_at_a_time(C[:, :whole, whole:], L21[:, :whole], U12[:, :, whole:],
-                                     position[:, :whole, whole:])
-        _subtract_one_term_at_a_time(C[:, whole:, :], L21[:, whole:], U12, position[:, whole:, :])
+        _subtract_one_term_at_a_time(C[:, :, whole:], L21, U12[:, :, whole:], position[:, :, whole:])
+        _subtract_one_term_at_a_time(C[:, whole:, :whole], L21[:, whole:], U12[:, :, :whole],
+                                     position[:, whole:, :whole])
 
 
 def _subtract_one_term_at_a_time(C, L21, U12, position):
