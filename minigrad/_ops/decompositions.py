@@ -182,7 +182,7 @@ def lu_factor(array):
     than a division), except in a square matrix of at most 4 x 4, whose step with a single
     number below the pivot divides; then the rank-1 update of the rest, one column at a
     time. This gives MKL's factors to the bit up to 16 x 16; MKL works in panels beyond, whose
-    order lu_blocked follows for float64 matrices up to 23 x 23."""
+    order lu_blocked follows for float64 matrices of most sizes up to 64 x 64."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)

@@ -1,8 +1,10 @@
-"""The LU factorization of a float64 square matrix of 17 x 17 to 23 x 23 in the order of
-PyTorch's CPU build (MKL's dgetrf), so that the factors agree to the last bit.
+"""The LU factorization of a float64 square matrix from 17 x 17 to 64 x 64 (the sizes in SIZES)
+in the order of PyTorch's CPU build (MKL's dgetrf), so that the factors agree to the last bit.
 
 Up to 16 x 16 MKL eliminates one column at a time (decompositions.lu_factor). From 17 x 17 on
-it works in panels of 8 columns; each rule below was found by rebuilding every entry of
+it works in panels of 8 columns, inside panels of 32 columns (a panel of 32 is factored with
+rules 1-3 applied to its own columns, then rules 2 and 3 bring its 32 columns to the rest of
+the matrix); each rule below was found by rebuilding every entry of
 PyTorch's factors from the entries it depends on, trying the possible orders of the additions
 (and fused multiply-adds) until one rebuilt all of them, on many random matrices of each size:
 
@@ -15,10 +17,12 @@ PyTorch's factors from the entries it depends on, trying the possible orders of 
 2. The rows of the panel right of it (U12 = L11^-1 A12) are solved row by row, two columns at
    a time: each entry is ``(x - l0 u0 - l2 u2 - ...) + (-l1 u1 - l3 u3 - ...)`` (the even and
    odd terms in two running sums), plus ``- l u`` for an odd last term; a last column without
-   a partner is solved ``x - l0 u0 - l1 u1 - ...``, one term at a time.
-3. The rest of the matrix gets A22 - L21 U12: with 12 or more rows, the entries in whole
-   blocks of 4 x 4 through fused multiply-adds, ``fma(-l7, u7, ... fma(-l0, u0, x))``; the
-   rows and columns left over, and all entries of a smaller update, one term at a time
+   a partner is solved ``x - l0 u0 - l1 u1 - ...``, one term at a time, except that from the
+   9th row on the terms before the row's block of 8 rows go first into running sums (four
+   for the 9th, 11th, ... row, two for the 10th, 12th, ...).
+3. The rest of the matrix gets A22 - L21 U12: the entries in whole blocks of 12 rows x 4
+   columns through fused multiply-adds, ``fma(-l7, u7, ... fma(-l0, u0, x))``; the
+   rows and columns left over (all entries, below 12 rows), one term at a time
    without fusing, except for the first row's entry of each column that starts at an odd
    multiple of 8 bytes in memory (by columns, a batch's matrices one after the other: so the
    2nd, 4th, ... column of an odd-sized matrix, and other columns in a batch): it takes the
@@ -26,29 +30,38 @@ PyTorch's factors from the entries it depends on, trying the possible orders of 
    own and then added.
 
 The rules are known for these sizes only (checked: every matrix of many random ones per
-size, alone and in batches); from 24 x 24 MKL's products of blocks add in other orders not
-found yet, and float32 (sgetrf) solves its panel rows in another order, so those keep the
-column-at-a-time order, which agrees with PyTorch's factors to rounding.
+size, alone and in batches); odd sizes from 35 x 35 (and 42 x 42) meet the update of 32
+terms in a peeled row or a short block, whose order is not known yet, and float32 (sgetrf)
+solves its panel rows in another order, so those keep the column-at-a-time order, which
+agrees with PyTorch's factors to rounding.
 """
 import numpy as np
 
 PANEL = 8
-SIZES = range(17, 24)
+OUTER_PANEL = 32
+# (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
+# update of 32 terms in a peeled row or a short block, whose order is not known yet)
+SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
 
 
 def lu_in_panels(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float64, 17 <= n <= 23, in place in MKL's
+    """Factor each matrix of ``lu`` (count, n, n), float64, n in SIZES, in place in MKL's
     order; returns the 0-based pivot rows (count, n) and LAPACK's info (count,)."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
     info = np.zeros(count, dtype=np.int32)
     with np.errstate(all="ignore"):
-        for start in range(0, n, PANEL):
-            end = min(start + PANEL, n)
-            _factor_panel(lu, start, end, pivots, info)
-            if end < n:
-                _solve_panel_rows(lu, start, end)
-                _update_rest(lu, start, end)
+        for outer in range(0, n, OUTER_PANEL):
+            outer_end = min(outer + OUTER_PANEL, n)
+            for start in range(outer, outer_end, PANEL):
+                end = min(start + PANEL, outer_end)
+                _factor_panel(lu, start, end, pivots, info)
+                if end < outer_end:
+                    _solve_panel_rows(lu, start, end, outer_end)
+                    _update_rest(lu, start, end, outer_end)
+            if outer_end < n:
+                _solve_panel_rows(lu, outer, outer_end, n)
+                _update_rest(lu, outer, outer_end, n)
     return pivots, info
 
 
@@ -80,9 +93,8 @@ def _factor_panel(lu, start, end, pivots, info):
         lu[:, j + 1:, j] = np.where((np.abs(pivot) < tiny)[:, None], column / safe, column * (one / safe))
 
 
-def _solve_panel_rows(lu, start, end):
-    """Rule 2: U12 = L11^-1 A12 for the panel's rows, columns right of the panel."""
-    n = lu.shape[-1]
+def _solve_panel_rows(lu, start, end, n):
+    """Rule 2: U12 = L11^-1 A12 for the panel's rows, columns end..n-1."""
     paired_end = end + (n - end) // 2 * 2
     L = lu[:, start:end, start:end]
     if paired_end > end:
@@ -102,32 +114,52 @@ def _solve_panel_rows(lu, start, end):
             B[:, i] = x
     if paired_end < n:
         b = lu[:, start:end, paired_end]
-        for k in range(end - start):
-            b[:, k + 1:] -= L[:, k + 1:, k] * b[:, k, None]
+        for i in range(1, end - start):
+            # (the terms before the row's block of 8 rows in running sums: four for an even
+            # row, two for an odd one; then the block's own terms one at a time)
+            before = i // 8 * 8
+            x = b[:, i] if before == 0 else _running_sums(b[:, i], L[:, i, :before], b[:, :before],
+                                                          4 if i % 2 == 0 else 2)
+            for k in range(before, i):
+                x = x - L[:, i, k] * b[:, k]
+            b[:, i] = x
 
 
-def _update_rest(lu, start, end):
-    """Rule 3: A22 -= L21 U12 for the rows and columns after the panel."""
+def _running_sums(x, l, u, lanes):
+    """x - sum l_k u_k with the terms dealt in turn to ``lanes`` running sums, the first
+    starting from x; then the sums added pairwise ((1st + 3rd) + (2nd + 4th) for four)."""
+    sums = [x] + [None] * (lanes - 1)
+    for k in range(l.shape[-1]):
+        term = l[:, k] * u[:, k]
+        lane = k % lanes
+        sums[lane] = -term if sums[lane] is None else sums[lane] - term
+    if lanes == 4:
+        return (sums[0] + sums[2]) + (sums[1] + sums[3])
+    return sums[0] + sums[1]
+
+
+def _update_rest(lu, start, end, stop):
+    """Rule 3: A22 -= L21 U12 for the rows after the panel, columns end..stop-1."""
     count, n = lu.shape[0], lu.shape[-1]
-    C, L21, U12 = lu[:, end:, end:], lu[:, end:, start:end], lu[:, start:end, end:]
+    C, L21, U12 = lu[:, end:, end:stop], lu[:, end:, start:end], lu[:, start:end, end:stop]
     # (where each entry sits in memory, counted in float64s: MKL's matrices are stored by
     # columns, each matrix of a batch right after the one before)
-    position = (np.arange(count)[:, None, None] * n * n + np.arange(end, n)[None, None, :] * n
+    position = (np.arange(count)[:, None, None] * n * n + np.arange(end, stop)[None, None, :] * n
                 + np.arange(end, n)[None, :, None])
-    rows = C.shape[1]
-    if rows < 12:
+    # (blocks of 12 rows x 4 columns by fused multiply-adds; the columns left over, then the
+    # rows left over, one term at a time)
+    rows, columns = C.shape[1] // 12 * 12, C.shape[2] // 4 * 4
+    if rows == 0 or columns == 0:
         _subtract_one_term_at_a_time(C, L21, U12, position)
         return
-    # (blocks of 4 x 4 entries by fused multiply-adds; the columns left over, then the rows
-    # left over, one term at a time)
-    whole = rows // 4 * 4
-    block = C[:, :whole, :whole]
+    block = C[:, :rows, :columns]
     for k in range(end - start):
-        block[...] = fma(-L21[:, :whole, k, None], U12[:, None, k, :whole], block)
-    if whole < rows:
-        _subtract_one_term_at_a_time(C[:, :, whole:], L21, U12[:, :, whole:], position[:, :, whole:])
-        _subtract_one_term_at_a_time(C[:, whole:, :whole], L21[:, whole:], U12[:, :, :whole],
-                                     position[:, whole:, :whole])
+        block[...] = fma(-L21[:, :rows, k, None], U12[:, None, k, :columns], block)
+    if columns < C.shape[2]:
+        _subtract_one_term_at_a_time(C[:, :, columns:], L21, U12[:, :, columns:], position[:, :, columns:])
+    if rows < C.shape[1]:
+        _subtract_one_term_at_a_time(C[:, rows:, :columns], L21[:, rows:], U12[:, :, :columns],
+                                     position[:, rows:, :columns])
 
 
 def _subtract_one_term_at_a_time(C, L21, U12, position):
