@@ -138,3 +138,33 @@ def test_slogdet_gradient_bit_for_bit(n, by_columns, dtype):
             L.linalg.slogdet(x.mT if by_columns else x).logabsdet.backward()
             grads.append(x.grad)
         _same_bits(*grads)
+
+
+# (from 17 x 17 MKL's dgetrf works in panels of 8 and 32 columns: minigrad._ops.lu_blocked.SIZES)
+@pytest.mark.parametrize("n", [17, 18, 19, 20, 21, 22, 23, 24, 32, 33, 40, 64])
+def test_float64_lu_in_panels_bit_for_bit(n):
+    rng = np.random.default_rng(70 + n)
+    for a in _matrices((3, n, n), "float64", 2, seed=70 + n):
+        T, M = torch.from_numpy(a), minigrad.from_numpy(a)
+        for t, m in zip(torch.linalg.lu_factor_ex(T), minigrad.linalg.lu_factor_ex(M)):
+            _same_bits(t, m)
+        _same_bits(torch.linalg.det(T), minigrad.linalg.det(M))
+        for t, m in zip(torch.linalg.slogdet(T), minigrad.linalg.slogdet(M)):
+            _same_bits(t, m)
+        if n <= 32:         # (MKL's solve of one column: its order is known up to 32 x 32)
+            b = rng.standard_normal(n)
+            _same_bits(torch.linalg.solve(T[0], torch.from_numpy(b)),
+                       minigrad.linalg.solve(M[0], minigrad.from_numpy(b)))
+
+
+@pytest.mark.parametrize("n", [17, 21, 40])
+def test_float64_lu_in_panels_of_singular_matrices(n):
+    a = np.random.default_rng(n).standard_normal((n, n))
+    a[:, 3] = 0                                  # (an exact 0 pivot inside the first panel)
+    b = a.copy()
+    b[12] = b[2]                                 # (two equal rows: a 0 pivot, or a tiny one)
+    c = np.zeros((n, n))
+    for x in (a, b, c):
+        for t, m in zip(torch.linalg.lu_factor_ex(torch.from_numpy(x)),
+                        minigrad.linalg.lu_factor_ex(minigrad.from_numpy(x))):
+            _same_bits(t, m)

@@ -32,6 +32,7 @@ from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
+from .lu_blocked import lu_in_panels, SIZES as lu_in_panels_sizes
 from .._cascade_sum import pytorch_sum
 
 
@@ -180,7 +181,8 @@ def lu_factor(array):
     the column below the pivot is scaled by the reciprocal of the pivot (one rounding more
     than a division), except in a square matrix of at most 4 x 4, whose step with a single
     number below the pivot divides; then the rank-1 update of the rest, one column at a
-    time. This gives MKL's factors to the bit up to 16 x 16; MKL works in blocks beyond."""
+    time. This gives MKL's factors to the bit up to 16 x 16; MKL works in panels beyond, whose
+    order lu_blocked follows for float64 matrices of most sizes up to 64 x 64."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)
@@ -192,6 +194,11 @@ def lu_factor(array):
     pivots = np.zeros((count, steps), dtype=np.int32)
     info = np.zeros(count, dtype=np.int32)
     every = np.arange(count)
+    if m == n and n in lu_in_panels_sizes and lu.dtype == np.float64:
+        # (MKL works in panels of 8 columns from 17 x 17 on: see lu_blocked)
+        pivots, info = lu_in_panels(lu)
+        return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
+                info.reshape(batch))
     one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny
     with np.errstate(all="ignore"):
         for k in range(steps):

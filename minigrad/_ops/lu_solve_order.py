@@ -17,9 +17,11 @@ order, found by comparing their results with PyTorch's on many random matrices:
   swaps undone, the last first.
 
 These give MKL's bits with MKL's factors (see decompositions.lu_factor): for any right-hand
-side up to 8 x 8, and for a single column at any size (up to 4 x 4 for the transposed
-solve); others agree to rounding (MKL's kernels for several columns of a larger matrix, and
-for the transposed solve from 5 x 5 on, add in an order not found yet).
+side up to 8 x 8, and for a single column up to 32 x 32 (up to 4 x 4 for the transposed
+solve; MKL blocks a single column's solve from 33 x 33 on); others agree to rounding (MKL's kernels for the transposed solve from 5 x 5 on add
+in an order not found yet; for several columns of a larger matrix MKL splits the columns
+among its threads, so its bits depend on torch.get_num_threads(): one order cannot give
+them on every machine).
 """
 import numpy as np
 

@@ -1,0 +1,220 @@
+"""The LU factorization of a float64 square matrix from 17 x 17 to 64 x 64 (the sizes in SIZES)
+in the order of PyTorch's CPU build (MKL's dgetrf), so that the factors agree to the last bit.
+
+Up to 16 x 16 MKL eliminates one column at a time (decompositions.lu_factor). From 17 x 17 on
+it works in panels of 8 columns, inside panels of 32 columns (a panel of 32 is factored with
+rules 1-3 applied to its own columns, then rules 2 and 3 bring its 32 columns to the rest of
+the matrix); each rule below was found by rebuilding every entry of
+PyTorch's factors from the entries it depends on, trying the possible orders of the additions
+(and fused multiply-adds) until one rebuilt all of them, on many random matrices of each size:
+
+1. The panel (8 columns, all rows below) is factored left-looking, a column at a time: its
+   part above the diagonal is solved with the panel's L, each entry as
+   ``x - (l0 u0 + l1 u1 + ...)`` (the terms summed first, from the left); its part on and
+   below the diagonal gets ``x - l0 u0 - l1 u1 - ...`` one term at a time; then the pivot
+   (the largest magnitude, first one on ties), the row swap, and the column below the pivot
+   times the pivot's reciprocal.
+2. The rows of the panel right of it (U12 = L11^-1 A12) are solved row by row, two columns at
+   a time: each entry is ``(x - l0 u0 - l2 u2 - ...) + (-l1 u1 - l3 u3 - ...)`` (the even and
+   odd terms in two running sums), plus ``- l u`` for an odd last term; a last column without
+   a partner is solved ``x - l0 u0 - l1 u1 - ...``, one term at a time, except that from the
+   9th row on the terms before the row's block of 8 rows go first into running sums (four
+   for the 9th, 11th, ... row, two for the 10th, 12th, ...).
+3. The rest of the matrix gets A22 - L21 U12: the entries in whole blocks of 12 rows x 4
+   columns through fused multiply-adds, ``fma(-l7, u7, ... fma(-l0, u0, x))``; the
+   rows and columns left over (all entries, below 12 rows), one term at a time
+   without fusing, except for the first row's entry of each column that starts at an odd
+   multiple of 8 bytes in memory (by columns, a batch's matrices one after the other: so the
+   2nd, 4th, ... column of an odd-sized matrix, and other columns in a batch): it takes the
+   terms four at a time, the first four subtracted from x, each later group summed on its
+   own and then added.
+
+The rules are known for these sizes only (checked: every matrix of many random ones per
+size, alone and in batches); odd sizes from 35 x 35 (and 42 x 42) meet the update of 32
+terms in a peeled row or a short block, whose order is not known yet, and float32 (sgetrf)
+solves its panel rows in another order, so those keep the column-at-a-time order, which
+agrees with PyTorch's factors to rounding.
+"""
+import numpy as np
+
+PANEL = 8
+OUTER_PANEL = 32
+# (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
+# update of 32 terms in a peeled row or a short block, whose order is not known yet)
+SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
+
+
+def lu_in_panels(lu):
+    """Factor each matrix of ``lu`` (count, n, n), float64, n in SIZES, in place in MKL's
+    order; returns the 0-based pivot rows (count, n) and LAPACK's info (count,)."""
+    count, n = lu.shape[0], lu.shape[-1]
+    pivots = np.zeros((count, n), dtype=np.int64)
+    info = np.zeros(count, dtype=np.int32)
+    with np.errstate(all="ignore"):
+        for outer in range(0, n, OUTER_PANEL):
+            outer_end = min(outer + OUTER_PANEL, n)
+            for start in range(outer, outer_end, PANEL):
+                end = min(start + PANEL, outer_end)
+                _factor_panel(lu, start, end, pivots, info)
+                if end < outer_end:
+                    _solve_panel_rows(lu, start, end, outer_end)
+                    _update_rest(lu, start, end, outer_end)
+            if outer_end < n:
+                _solve_panel_rows(lu, outer, outer_end, n)
+                _update_rest(lu, outer, outer_end, n)
+    return pivots, info
+
+
+def _factor_panel(lu, start, end, pivots, info):
+    """Rule 1: the columns start..end-1, left-looking; row swaps are applied to whole rows at
+    once (the same final matrix as LAPACK's swaps of the panel first, the other columns after)."""
+    count, n = lu.shape[0], lu.shape[-1]
+    every = np.arange(count)
+    one, tiny = np.float64(1), np.finfo(np.float64).tiny
+    for j in range(start, end):
+        for i in range(start + 1, j):               # U's part of column j, rows of the panel
+            total = lu[:, i, start] * lu[:, start, j]
+            for k in range(start + 1, i):
+                total = total + lu[:, i, k] * lu[:, k, j]
+            lu[:, i, j] = lu[:, i, j] - total
+        for k in range(start, j):                    # the rest of column j, a term at a time
+            lu[:, j:, j] -= lu[:, j:, k] * lu[:, k, j, None]
+        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+        pivots[:, j] = p
+        row_j, row_p = lu[every, j].copy(), lu[every, p].copy()
+        lu[every, j], lu[every, p] = row_p, row_j
+        pivot = lu[:, j, j]
+        zero = pivot == 0
+        info[(info == 0) & zero] = j + 1
+        # (as in the unblocked order: an exact 0 leaves the column, a pivot whose reciprocal
+        # would overflow is divided by)
+        safe = np.where(zero, one, pivot)[:, None]
+        column = lu[:, j + 1:, j]
+        lu[:, j + 1:, j] = np.where((np.abs(pivot) < tiny)[:, None], column / safe, column * (one / safe))
+
+
+def _solve_panel_rows(lu, start, end, n):
+    """Rule 2: U12 = L11^-1 A12 for the panel's rows, columns end..n-1."""
+    paired_end = end + (n - end) // 2 * 2
+    L = lu[:, start:end, start:end]
+    if paired_end > end:
+        B = lu[:, start:end, end:paired_end]
+        for i in range(1, end - start):
+            x = B[:, i].copy()
+            even_terms = i // 2 * 2
+            if even_terms:
+                even, odd = x, None
+                for k in range(0, even_terms, 2):
+                    even = even - L[:, i, k, None] * B[:, k]
+                    term = L[:, i, k + 1, None] * B[:, k + 1]
+                    odd = -term if odd is None else odd - term
+                x = even + odd
+            if i % 2:
+                x = x - L[:, i, i - 1, None] * B[:, i - 1]
+            B[:, i] = x
+    if paired_end < n:
+        b = lu[:, start:end, paired_end]
+        for i in range(1, end - start):
+            # (the terms before the row's block of 8 rows in running sums: four for an even
+            # row, two for an odd one; then the block's own terms one at a time)
+            before = i // 8 * 8
+            x = b[:, i] if before == 0 else _running_sums(b[:, i], L[:, i, :before], b[:, :before],
+                                                          4 if i % 2 == 0 else 2)
+            for k in range(before, i):
+                x = x - L[:, i, k] * b[:, k]
+            b[:, i] = x
+
+
+def _running_sums(x, l, u, lanes):
+    """x - sum l_k u_k with the terms dealt in turn to ``lanes`` running sums, the first
+    starting from x; then the sums added pairwise ((1st + 3rd) + (2nd + 4th) for four)."""
+    sums = [x] + [None] * (lanes - 1)
+    for k in range(l.shape[-1]):
+        term = l[:, k] * u[:, k]
+        lane = k % lanes
+        sums[lane] = -term if sums[lane] is None else sums[lane] - term
+    if lanes == 4:
+        return (sums[0] + sums[2]) + (sums[1] + sums[3])
+    return sums[0] + sums[1]
+
+
+def _update_rest(lu, start, end, stop):
+    """Rule 3: A22 -= L21 U12 for the rows after the panel, columns end..stop-1."""
+    count, n = lu.shape[0], lu.shape[-1]
+    C, L21, U12 = lu[:, end:, end:stop], lu[:, end:, start:end], lu[:, start:end, end:stop]
+    # (where each entry sits in memory, counted in float64s: MKL's matrices are stored by
+    # columns, each matrix of a batch right after the one before)
+    position = (np.arange(count)[:, None, None] * n * n + np.arange(end, stop)[None, None, :] * n
+                + np.arange(end, n)[None, :, None])
+    # (blocks of 12 rows x 4 columns by fused multiply-adds; the columns left over, then the
+    # rows left over, one term at a time)
+    rows, columns = C.shape[1] // 12 * 12, C.shape[2] // 4 * 4
+    if rows == 0 or columns == 0:
+        _subtract_one_term_at_a_time(C, L21, U12, position)
+        return
+    block = C[:, :rows, :columns]
+    for k in range(end - start):
+        block[...] = fma(-L21[:, :rows, k, None], U12[:, None, k, :columns], block)
+    if columns < C.shape[2]:
+        _subtract_one_term_at_a_time(C[:, :, columns:], L21, U12[:, :, columns:], position[:, :, columns:])
+    if rows < C.shape[1]:
+        _subtract_one_term_at_a_time(C[:, rows:, :columns], L21[:, rows:], U12[:, :, :columns],
+                                     position[:, rows:, :columns])
+
+
+def _subtract_one_term_at_a_time(C, L21, U12, position):
+    """C -= L21 U12, each entry x - l0 u0 - l1 u1 - ..., except the first row's entry of each
+    column that starts at an odd position (MKL's loop takes two rows at a time from 16-byte
+    boundaries and peels that entry off; a single row has no such loop): it takes the terms
+    four at a time, the first four subtracted from x, each later group summed on its own and
+    then added."""
+    terms = L21.shape[-1]
+    first = C[:, 0].copy()
+    for k in range(terms):
+        C -= L21[:, :, k, None] * U12[:, None, k]
+    if C.shape[1] < 2:
+        return
+    l, u = L21[:, 0], U12
+    for k in range(min(4, terms)):
+        first = first - l[:, k, None] * u[:, k]
+    for group in range(4, terms, 4):
+        total = -(l[:, group, None] * u[:, group])
+        for k in range(group + 1, min(group + 4, terms)):
+            total = total - l[:, k, None] * u[:, k]
+        first = first + total
+    C[:, 0] = np.where(position[:, 0] % 2 == 1, first, C[:, 0])
+
+
+def fma(a, b, c):
+    """a * b + c in float64 rounded once, as the CPU's fused multiply-add (exactly, for finite
+    values without overflow: Boldo and Melquiond's emulation). The product is split into its
+    rounded value and its exact error (Dekker), added to c exactly (Knuth's two-sum), and the
+    two small parts added with rounding to odd, which makes the last rounding the only one."""
+    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
+                                  np.asarray(c, np.float64))
+    product = a * b
+    (a_high, a_low), (b_high, b_low) = _split(a), _split(b)
+    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+    high, low = _two_sum(c, product)
+    rest, lost = _two_sum(low, product_error)
+    # rounding to odd: an inexact sum whose last bit is even moves one step toward the lost part
+    even = (rest.view(np.int64) & 1) == 0
+    toward = np.nextafter(rest, np.where(lost > 0, np.inf, -np.inf))
+    rest = np.where((lost != 0) & even, toward, rest)
+    out = high + rest
+    # (where the emulation overflows or meets inf/nan, the plain expression gives the answer)
+    return np.where(np.isfinite(out) & np.isfinite(product), out, product + c)
+
+
+def _split(a):
+    """a as high + low, each with at most 26 significant bits (Veltkamp's split)."""
+    scaled = a * 134217729.0                 # 2**27 + 1
+    high = scaled - (scaled - a)
+    return high, a - high
+
+
+def _two_sum(a, b):
+    """a + b as the rounded sum and its exact error (Knuth)."""
+    total = a + b
+    b_part = total - a
+    return total, (a - (total - b_part)) + (b - b_part)
