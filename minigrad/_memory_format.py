@@ -64,8 +64,11 @@ def copy_in_format(array, fmt):
             steps[dim] = step
             step *= array.shape[dim]
         return np.lib.stride_tricks.as_strided(np.empty(0, array.dtype), array.shape, steps)
-    # row-major in the (N, spatial..., C) order, then seen again as (N, C, spatial...)
-    return np.ascontiguousarray(array.transpose(order)).transpose(np.argsort(order))
+    # row-major in the (N, spatial..., C) order, then seen again as (N, C, spatial...). (Always
+    # new memory: numpy's ascontiguousarray would keep an array that is already in that order
+    # with its size-1 dims' steps, where PyTorch steps every dim, a size-1 one too, by the
+    # sizes inside it: empty(2, 3, 1, 1, memory_format=channels_last).stride() is (3, 1, 3, 3).)
+    return np.array(array.transpose(order), order="C", copy=True).transpose(np.argsort(order))
 
 
 def is_in_format(array, fmt):

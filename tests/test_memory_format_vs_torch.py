@@ -69,3 +69,25 @@ def test_clone_keeps_the_dims_order_but_not_of_an_expanded_tensor(torch):
                  L.ones(3)[0].expand(2, 3)]
         return [list(v.clone().stride()) for v in views]
     assert strides(minigrad) == strides(torch)
+
+
+SHAPES_WITH_SIZE_ONE_DIMS = [(2, 3, 1, 1), (2, 1, 4, 4), (1, 3, 4, 4), (2, 3, 1, 4), (2, 3, 4, 1),
+                             (1, 1, 1, 1), (2, 3, 0, 2)]
+
+
+def _channels_last_everywhere(L, shape):
+    row_major = L.zeros(shape)
+    return (L.empty(shape, memory_format=L.channels_last).stride(),
+            L.empty_like(row_major, memory_format=L.channels_last).stride(),
+            row_major.to(memory_format=L.channels_last).stride(),
+            row_major.clone(memory_format=L.channels_last).stride(),
+            row_major.contiguous(memory_format=L.channels_last).stride(),
+            row_major.is_contiguous(memory_format=L.channels_last))
+
+
+@pytest.mark.parametrize("shape", SHAPES_WITH_SIZE_ONE_DIMS)
+def test_new_channels_last_memory_steps_size_one_dims_as_pytorch(shape):
+    """New channels-last memory steps every dim by the sizes inside it, size-1 dims too, even
+    where the row-major tensor already counts as channels-last (contiguous() then keeps it)."""
+    torch = import_torch()
+    assert _channels_last_everywhere(minigrad, shape) == _channels_last_everywhere(torch, shape)
