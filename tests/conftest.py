@@ -8,6 +8,7 @@ Data is always made once with numpy and then handed to both libraries, so the
 two computations start from exactly the same numbers, independently of either
 library's random generator.
 """
+import gc
 import os
 
 import numpy as np
@@ -108,6 +109,16 @@ def import_torch():
         # a module that calls this at import time skips whole, as importorskip would
         pytest.skip(message, allow_module_level=True)
     return torch
+
+
+def pytest_collection_finish(session):
+    """Once every test module is imported (PyTorch, the tables of cases: a heap of some
+    million objects that live to the end), move them out of the garbage collector's way
+    (``gc.freeze``): its full collections, and ``gc.get_referrers``, which minigrad calls when
+    a leaf changes dtype or shape in place (``Module.to(torch.float64)``), then walk only
+    what the tests make, not that heap again each time."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
