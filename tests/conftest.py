@@ -138,7 +138,8 @@ def pytest_collection_finish(session):
     million objects that live to the end), move them out of the garbage collector's way
     (``gc.freeze``): its full collections, and ``gc.get_referrers``, which minigrad calls when
     a leaf changes dtype or shape in place (``Module.to(torch.float64)``), then walk only
-    what the tests make, not that heap again each time."""
+    what the tests make, not that heap again each time. (So those two do not see objects made
+    at import time: a tensor a test changes in place that way is made in the test.)"""
     gc.collect()
     gc.freeze()
 
