@@ -1,7 +1,9 @@
 # minigrad course: the commands people type.
 #
 #   make lab       open the course in JupyterLab (notebooks/)
-#   make test      library tests, notebook tests (nbval) and the browser test
+#   make test      library tests, notebook tests (nbval) and the browser test, then
+#                  the notebook tests again on Python 3.10 and 3.13 (test-notebooks-matrix:
+#                  pyenv's interpreters, each in its own .venv-<version> without PyTorch)
 #   make student   student version without solutions (build/student/)
 #   make site      the course as a static website (build/site/index.html)
 #   make dist      wheel and sdist, checked with twine (dist/)
@@ -30,11 +32,11 @@ NBVAL_ARGS := --nbval --nbval-current-env --nbval-cell-timeout=300 \
 	--nbval-sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
 export MINIGRAD_NOTEBOOK_DIR := $(abspath $(NOTEBOOKS))
 
-.PHONY: help setup setup-test lab test test-lib test-notebooks test-browser \
+.PHONY: help setup setup-test lab test test-lib test-notebooks test-browser test-notebooks-matrix \
 	student site dist set-repo bench fuzz figures clean
 
 help:
-	@sed -n '3,11p' Makefile | sed 's/^# *//'
+	@sed -n '3,13p' Makefile | sed 's/^# \{0,3\}//'
 
 setup:
 	@bash tools/setup_env.sh lab
@@ -49,7 +51,7 @@ lab: setup
 # All three suites run even when one fails; the exit status says if any did.
 test: setup-test
 	@failed=""; \
-	for suite in test-lib test-notebooks test-browser; do \
+	for suite in test-lib test-notebooks test-browser test-notebooks-matrix; do \
 		$(MAKE) --no-print-directory $$suite || failed="$$failed $$suite"; \
 	done; \
 	if [ -n "$$failed" ]; then echo; echo "make test: FAILED:$$failed"; exit 1; fi; \
@@ -71,6 +73,11 @@ test-notebooks: setup-test
 
 test-browser: setup-test
 	$(call run_pytest,browser test,tests/browser)
+
+# The lessons on the other supported Pythons, side by side (tools/notebook_matrix.sh).
+MATRIX_PYTHONS ?= 3.10 3.13
+test-notebooks-matrix:
+	@NOTEBOOKS=$(NOTEBOOKS) NBVAL_ARGS="$(NBVAL_ARGS) $(PYTEST_ARGS)" bash tools/notebook_matrix.sh $(MATRIX_PYTHONS)
 
 # Lessons without their solutions, executed once to prove they still run.
 student: setup-test
@@ -103,4 +110,4 @@ figures: setup
 	$(PY) figures/make_figures.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/screenshots build dist
+	rm -rf $(VENV) $(MATRIX_PYTHONS:%=.venv-%) .pytest_cache .hypothesis tests/browser/screenshots build dist

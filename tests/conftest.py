@@ -8,6 +8,7 @@ Data is always made once with numpy and then handed to both libraries, so the
 two computations start from exactly the same numbers, independently of either
 library's random generator.
 """
+import gc
 import os
 
 import numpy as np
@@ -108,6 +109,39 @@ def import_torch():
         # a module that calls this at import time skips whole, as importorskip would
         pytest.skip(message, allow_module_level=True)
     return torch
+
+
+# Tests that take seconds each, longest first. They run before the rest, so that under
+# pytest-xdist none of them starts last and leaves the other workers idle at the end. (A
+# worker's first share of tests is the front of the list, so a whole module with an
+# expensive module-scoped fixture, as the benchmarks' quick run, still runs in one worker.)
+LONG_FIRST = (
+    "test_lessons_under_torch.py::test_lesson_prints_the_same_under_torch[12_",
+    "test_lessons_under_torch.py::test_lesson_prints_the_same_under_torch[09_",
+    "test_benchmarks_smoke.py::",
+    "test_training_fuzz_vs_torch.py::",
+    "test_fuzz_vs_torch.py::test_random_programs_match_pytorch",
+    "test_sampling_vs_torch.py::",
+    "test_lessons_under_torch.py::",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """The long tests (``LONG_FIRST``) to the front, in that order; the rest keep theirs."""
+    def rank(item):
+        return next((i for i, start in enumerate(LONG_FIRST) if start in item.nodeid), len(LONG_FIRST))
+    items.sort(key=rank)
+
+
+def pytest_collection_finish(session):
+    """Once every test module is imported (PyTorch, the tables of cases: a heap of some
+    million objects that live to the end), move them out of the garbage collector's way
+    (``gc.freeze``): its full collections, and ``gc.get_referrers``, which minigrad calls when
+    a leaf changes dtype or shape in place (``Module.to(torch.float64)``), then walk only
+    what the tests make, not that heap again each time. (So those two do not see objects made
+    at import time: a tensor a test changes in place that way is made in the test.)"""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")

@@ -254,14 +254,9 @@ SHAPES = {"empty": (0,), "right": None, "wrong": (5,), "scalar": ()}
 
 
 # An out of the wrong size is resized, and when it had elements the tensors over its memory are
-# looked for among all live objects (minigrad/_ops/resize.py), which takes a tenth of a second
-# in a process as large as the test run's: every other function is enough for those two kinds.
-_RESIZED_KINDS = ("wrong", "scalar")
-
-
-@pytest.mark.parametrize("name, kind", [(name, kind) for i, name in enumerate(WITH_VALUES)
-                                        for kind in SHAPES
-                                        if kind not in _RESIZED_KINDS or i % 2 == 0])
+# looked for among all live objects (minigrad/_ops/resize.py): every function with every kind
+# (cheap since the test run's imported heap is kept out of that search: tests/conftest.py).
+@pytest.mark.parametrize("name, kind", [(name, kind) for name in WITH_VALUES for kind in SHAPES])
 def test_result_written_into_out(torch, name, kind):
     """The same tensor comes back holding the result, one version later; an out of another
     shape is resized, with PyTorch's warning unless it was empty."""

@@ -3,13 +3,17 @@
 #
 #   bash tools/setup_env.sh lab    # make lab, bench, figures: what the lessons need
 #   bash tools/setup_env.sh test   # make test, student, site: + test tools and PyTorch
+#   bash tools/setup_env.sh notebooks  # test-notebooks-matrix: the lessons' packages,
+#                                      # nbval and ipykernel (no JupyterLab, no PyTorch)
 #
 #   1. Graphviz's `dot` program, checked first: installed with apt-get when
 #      running as root on Debian/Ubuntu, otherwise a message saying how to
 #      install it (the lessons still run; drawings then show that message);
 #   2. .venv (python -m venv) if it does not exist;
 #   3. `pip install -e .[course]` (lab) or `-e .[test]` (test, which includes
-#      the course extra) -- only when pyproject.toml or this script changed
+#      the course extra), or for `notebooks` minigrad with the course extra
+#      minus JupyterLab plus nbval and ipykernel (versions as pyproject.toml's
+#      test extra asks) -- only when pyproject.toml or this script changed
 #      since the last successful install (a stamp file inside .venv);
 #   4. for `test` only: PyTorch 2.13.0, the CPU build, for the differential
 #      tests (a few hundred MB; the default Linux build would be several GB).
@@ -26,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 MODE=${1:-lab}
-case "$MODE" in lab|test) ;; *) echo "usage: $0 lab|test" >&2; exit 2 ;; esac
+case "$MODE" in lab|test|notebooks) ;; *) echo "usage: $0 lab|test|notebooks" >&2; exit 2 ;; esac
 VENV=${VENV:-.venv}
 PYTHON=${PYTHON:-python3}
 MINIGRAD_TORCH=${MINIGRAD_TORCH-torch==2.13.0}
@@ -110,6 +114,22 @@ print(h.hexdigest())
 PY
 }
 
+# What the lessons import, and what runs them under nbval: the course extra without
+# JupyterLab (the editor, not a lesson's import), nbval and ipykernel, each as
+# pyproject.toml writes it. Read with a pattern, as Python 3.10 has no tomllib.
+notebook_requirements() {
+    "$VENV/bin/python" - <<'PY'
+import re
+text = open("pyproject.toml").read()
+def extra(name):
+    body = re.search(r"^%s = \[(.*?)^\]" % name, text, re.M | re.S).group(1)
+    return re.findall(r'^\s*"([^"]+)"', body, re.M)
+wanted = [r for r in extra("course") if not r.startswith("jupyterlab")]
+wanted += [r for r in extra("test") if re.match(r"(nbval|ipykernel)\b", r)]
+print("\n".join(wanted))
+PY
+}
+
 stamp_ok() { [ -f "$VENV/.minigrad-$1.stamp" ] && [ "$(cat "$VENV/.minigrad-$1.stamp")" = "$(fingerprint "$1")" ]; }
 
 install_torch() {
@@ -137,10 +157,25 @@ ensure_packages() {
     if stamp_ok "$MODE" || { [ "$MODE" = lab ] && stamp_ok test; }; then
         return
     fi
-    local started=$SECONDS extra=".[course]"
+    local started=$SECONDS extra=".[course]" more=()
     [ "$MODE" = test ] && extra=".[test]"
+    if [ "$MODE" = notebooks ]; then
+        extra="."
+        mapfile -t more < <(notebook_requirements)
+        [ ${#more[@]} -ge 3 ] || die "could not read the course and test extras from pyproject.toml"
+    fi
+    if [ ${#more[@]} -gt 0 ]; then
+        say "installing ${more[*]} into $VENV ..."
+        quiet_pip install --quiet "${more[@]}" || die "pip install ${more[*]} failed (full log: $LOG)"
+    fi
     say "installing minigrad (editable) with $extra into $VENV ..."
+    # The editable build writes minigrad_course.egg-info into the source tree: one
+    # environment at a time (the notebook matrix sets up several side by side).
+    local lock
+    exec {lock}<pyproject.toml
+    if command -v flock >/dev/null 2>&1; then flock "$lock"; fi
     quiet_pip install --quiet -e "$extra" || die "pip install -e $extra failed (full log: $LOG)"
+    exec {lock}<&-
     if [ "$MODE" = test ]; then
         install_torch || { say "packages installed in $((SECONDS - started)) s"; return; }
     fi

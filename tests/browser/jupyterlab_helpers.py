@@ -346,6 +346,24 @@ def _wait(page, what: str, path: Path, predicate, timeout: float, lab: LabServer
     )
 
 
+def _until(page, js: str, predicate, timeout: float = 30, interval: float = 0.2, arg=None):
+    """Evaluate ``js`` in the page until ``predicate`` holds for its result, at most ``timeout``
+    seconds; returns the last result either way (the caller's checks then say what is missing).
+    Waiting on what a check needs, rather than a fixed time, ends as soon as the page is ready."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = page.evaluate(js, arg)
+        if predicate(result) or time.monotonic() >= deadline:
+            return result
+        time.sleep(interval)
+
+
+def _painted(page):
+    """Return once the browser has laid out and painted what the page shows now (two animation
+    frames: the first runs before the next paint, the second after it)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def _fail(message: str):
     pytest.fail(message, pytrace=False)
 
@@ -409,7 +427,7 @@ def _screenshot(page, path: Path) -> Path:
     if size and size["content"] > size["visible"]:
         height = viewport["height"] - size["visible"] + size["content"] + 40
         page.set_viewport_size({"width": viewport["width"], "height": int(min(height, 16000))})
-        page.wait_for_timeout(500)
+        _painted(page)
         page.evaluate(
             """() => { const o = document.querySelector(
                  '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');

@@ -32,9 +32,15 @@ import pytest
 
 from jupyterlab_helpers import (  # noqa: F401
     IMAGE_MIMES, LabServer, NOTEBOOK_DIR, NOTEBOOK_TIMEOUT, SCREENSHOT_DIR,
-    STATE_JS, _expectations, _fail, _notebooks, _open_notebook,
-    _run_all, _screenshot, _wait,
+    STATE_JS, _expectations, _fail, _notebooks, _open_notebook, _painted,
+    _run_all, _screenshot, _until, _wait,
 )
+
+# how many pictures (<svg> or <img>) each cell's outputs show in the page
+PICTURES_JS = """
+() => Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell')).map(
+    cell => cell.querySelectorAll('.jp-OutputArea-output svg, .jp-OutputArea-output img').length)
+"""
 
 
 # --------------------------------------------------------------------------
@@ -106,8 +112,14 @@ def _run_and_check(page, lab: LabServer, notebook: Path, page_errors: list):
 
     _wait(page, "Run All Cells to finish", notebook, finished, timeout=NOTEBOOK_TIMEOUT, lab=lab,
           interval=0.25)
-    page.wait_for_timeout(500)  # let the last outputs render
     state = page.evaluate(STATE_JS, notebook.name)
+    # the cells that should show a graph: wait until the page shows each one's picture (or
+    # for the checks below to say which does not)
+    drawn = [cell["index"] for cell, want in zip(state["cells"], expected["cells"])
+             if cell["type"] == "code" and cell.get("count") is not None and (
+                 want["graph"] or any(m in IMAGE_MIMES for o in cell["outputs"] for m in o["mimes"]))]
+    _until(page, PICTURES_JS, lambda shown: all(i < len(shown) and shown[i] for i in drawn), timeout=10)
+    _painted(page)
     shot = _screenshot(page, notebook)
 
     problems = []

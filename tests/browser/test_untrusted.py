@@ -13,7 +13,8 @@ import json
 
 import pytest
 
-from jupyterlab_helpers import NOTEBOOK_DIR, _accept_dialogs, _open_notebook, _screenshot
+from jupyterlab_helpers import (NOTEBOOK_DIR, _accept_dialogs, _open_notebook, _painted,
+                                _screenshot, _until)
 
 LESSONS = ["03_the_graph.ipynb", "10_under_the_hood.ipynb"]
 
@@ -49,20 +50,30 @@ def _stored_pictures(path):
     return result
 
 
+def _all_shown(stored, shown):
+    """Every cell shows what its stored output promises: a step-through its one open frame,
+    a drawing an image."""
+    return len(shown) == len(stored) and all(
+        (got["details"] >= 2 and got["open"] == 1 and got["images"] == 1) if want["stepper"]
+        else got["images"] >= 1 if want["picture"] else True
+        for want, got in zip(stored, shown))
+
+
 @pytest.mark.parametrize("name", LESSONS)
 def test_untrusted_lesson_shows_its_pictures(name, lab, browser_context):
     path = NOTEBOOK_DIR / name
+    stored = _stored_pictures(path)
     page = browser_context.new_page()
     try:
         _open_notebook(page, lab, path, workspace=f"untrusted-{path.stem}")
         page.wait_for_selector(".jp-Notebook .jp-CodeCell", timeout=60_000)
-        page.wait_for_timeout(3_000)            # let every output render
         _accept_dialogs(page)
-        shown = page.evaluate(OUTPUTS_JS)
+        # every output rendered: each stored drawing shows (the checks below say which not)
+        shown = _until(page, OUTPUTS_JS, lambda shown: _all_shown(stored, shown), timeout=30)
+        _painted(page)
         _screenshot(page, path.with_name(f"untrusted_{path.stem}.png"))
     finally:
         page.close()
-    stored = _stored_pictures(path)
     assert len(shown) == len(stored)
     # the notebook really is untrusted: JupyterLab rendered none of the stored SVGs
     assert not any(cell.get("trusted") for cell in shown)
