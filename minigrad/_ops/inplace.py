@@ -608,6 +608,9 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             bump_version(tensor)
             return tensor
         other_array = other_array * alpha
+    elif tensor._array.dtype is pointwise._FLOAT16 and (ufunc is np.multiply or ufunc is np.true_divide):
+        number = pointwise.opmath_number(tensor, other)      # (PyTorch: in float32, rounded once)
+        other_array = other_array if number is None else number
     target = tensor._array
     try:
         ufunc(target, other_array, out=target, casting="same_kind")

@@ -84,6 +84,51 @@ def _remember_number(number, dtype):
     return array
 
 
+# --- float16 with a number --------------------------------------------------------------
+# PyTorch computes reduced-precision tensors with a number in float32, rounding once at the end:
+# its CPU kernels multiply or divide a float16 tensor by a number (a Python number, or a 0-d
+# tensor as the second operand) in float32, their "opmath" type, and so do the kernels that
+# scale by a number (addcmul, addcdiv, lerp, leaky_relu, softplus, rrelu); numpy would round
+# the number to float16 first, which moves the last bit of many results (x * 0.7, dropout's
+# scale). PyTorch's +, -, add's alpha, pow, fmod and remainder do round the number to float16.
+# (PyTorch's bfloat16 follows the same rule; minigrad has no bfloat16.)
+
+_FLOAT16 = np.dtype(np.float16)
+_FLOAT32 = np.dtype(np.float32)
+
+
+def opmath_dtype(dtype):
+    """The dtype PyTorch's kernels compute a ``dtype`` result in: float32 for float16, else ``dtype``."""
+    return _FLOAT32 if dtype is _FLOAT16 else dtype
+
+
+def opmath_number(input, other):
+    """``other`` as a float32 number when PyTorch multiplies or divides the float16 tensor
+    ``input`` by it in float32 (other a real number, or a 0-d tensor whose result is float16);
+    None otherwise. Callers check first that ``input`` is float16 (no cost for other dtypes)."""
+    if isinstance(other, Tensor):
+        value = other._array
+        if value.ndim or value.dtype.kind not in "fiu" or result_type(input, other) is not _FLOAT16:
+            return None
+    elif type(other) in (float, int) or isinstance(other, (np.floating, np.integer)):
+        value = other
+    else:
+        return None
+    with np.errstate(over="ignore"):
+        return np.float32(value)
+
+
+def in_opmath(ufunc, input, other, saves=None):
+    """``ufunc(input, other)`` as ``_binary`` computes it, but for a float16 tensor ``input`` and
+    a number ``other`` as PyTorch's multiplication and division (and rounding divisions) compute
+    it: in float32, rounded to float16 once (see the note above)."""
+    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
+        number = opmath_number(input, other)
+        if number is not None:
+            return _binary(lambda a, _: ufunc(a, number), input, other, saves)
+    return _binary(ufunc, input, other, saves)
+
+
 def check_broadcasts_into(input, other):
     """``other`` must broadcast into ``input``'s shape, as for ``input.mul_(other)``: PyTorch's
     errors when they do not broadcast, or when the result would be larger than ``input``."""
@@ -554,7 +599,7 @@ def _times(grad, factor):
     """
     if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
         return grad * factor
-    return _wrap(_binary(np.multiply, grad, factor))
+    return _wrap(in_opmath(np.multiply, grad, factor))
 
 
 def _own(tangent):
@@ -591,7 +636,7 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    out = result(_binary(np.multiply, input, other, SAVES_OTHER), MulBackward0, (input, other))
+    out = result(in_opmath(np.multiply, input, other, SAVES_OTHER), MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
@@ -624,7 +669,7 @@ class MulBackward1(Node):
 
 def mul_by_number(input, factor):
     """input * factor, recorded as MulBackward1 (as in PyTorch's derivative formulas)."""
-    return result(_binary(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
+    return result(in_opmath(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
 
 
 class SubBackward1(Node):
@@ -697,6 +742,9 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     if rounding_mode is not _TRUE_DIVISION:
         from .rounding import div_rounded       # (rounding.py builds on this file)
         return div_rounded(input, other, rounding_mode)
+    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16 and opmath_number(input, other) is not None:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return _recorded_quotient(in_opmath(np.true_divide, input, other), input, other)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = _dtype.DEFAULT_FLOAT          # (in the default float dtype: set_default_dtype)
@@ -711,7 +759,11 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     except ValueError:
         check_history_kept(input, other, saves=((1,), (0, 1)))    # (see below)
         raise _broadcast_error(input, other) from None
-    out = laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr)
+    return _recorded_quotient(laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr), input, other)
+
+
+def _recorded_quotient(out, input, other):
+    """The quotient ``out`` of input / other as a tensor, with its DivBackward0."""
     out = result(out, DivBackward0, (input, other))
     if out._grad_fn is not None:
         # d/da needs only b; a is saved only when b gets a gradient (has an edge)
@@ -741,7 +793,7 @@ class DivBackward1(Node):
 
 def div_by_number(input, divisor):
     """input / divisor for a Python number ``divisor``. Gradient: grad / divisor."""
-    return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,),
+    return result(in_opmath(np.true_divide, input, divisor), DivBackward1, (input,),
                   other=divisor)   # (_saved_other, as PyTorch)
 
 

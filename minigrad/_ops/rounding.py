@@ -15,7 +15,7 @@ from . import result
 from .._dtype import result_type
 from .._python_arg_parser import invalid_combination
 from .views import check_history_kept
-from .pointwise import (DivBackward0, _binary, _own, _broadcast_error, _operand_arrays,
+from .pointwise import (DivBackward0, _binary, in_opmath, _own, _broadcast_error, _operand_arrays,
                         check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch, like_its_input)
 
 
@@ -197,7 +197,7 @@ def _rounded_array(input, other, rounding_mode, kernel, saves=None):
             raise _broadcast_error(input, other) from None
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):    # x // 0.0 is inf, silently
-        return _binary(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other,
+        return in_opmath(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other,
                        saves)
 
 
