@@ -118,6 +118,14 @@ def opmath_number(input, other):
         return np.float32(value)
 
 
+def times_number(array, number):
+    """numpy: ``array * number`` in array's dtype, as PyTorch's kernels scale by a number
+    (leaky_relu's slope): float16 in float32, rounded once (see the note above)."""
+    if array.dtype is _FLOAT16:
+        return (array * np.float32(number)).astype(_FLOAT16)
+    return array * number
+
+
 def in_opmath(ufunc, input, other, saves=None):
     """``ufunc(input, other)`` as ``_binary`` computes it, but for a float16 tensor ``input`` and
     a number ``other`` as PyTorch's multiplication and division (and rounding divisions) compute

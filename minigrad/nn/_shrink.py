@@ -19,7 +19,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
-from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, where
+from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, times_number, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap, _shows_as_batched
@@ -255,10 +255,9 @@ def _rrelu_backward(node_class, grad, x, noise, lower, upper, training):
     below 0; recorded as one operation."""
     g = grad._array
     if training:
-        slopes = noise._array
+        out = (g * noise._array).astype(g.dtype, copy=False)
     else:
-        slopes = np.where(x._array > 0, 1, (lower + upper) / 2)
-    out = (g * slopes).astype(g.dtype, copy=False)
+        out = np.where(x._array > 0, g, times_number(g, (lower + upper) / 2))
     return result(out, node_class, (grad, x), saved=(x, noise), lower=lower, upper=upper,
                   training=training)
 
@@ -326,7 +325,7 @@ def _rrelu_values(input, lower, upper, training, node_class):
         noise[below] = slopes.astype(x.dtype)
         out = np.where(below, x * noise, x).astype(x.dtype, copy=False)
     else:
-        out = np.where(x >= 0, x, x * x.dtype.type((lower + upper) / 2)).astype(x.dtype, copy=False)
+        out = np.where(x >= 0, x, times_number(x, (lower + upper) / 2)).astype(x.dtype, copy=False)
     noise = _wrap(noise)
     settings = dict(lower=lower, upper=upper, training=training)
     if node_class is RreluWithNoiseBackward1:      # in place: the input will be gone, save the result
