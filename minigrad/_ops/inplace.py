@@ -567,6 +567,8 @@ def _as_float64_probe(tensor, shaped_like=None):
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
+    if isinstance(other, np.generic):       # a numpy number is a Python number to PyTorch (numpy
+        other = other.item()                # would compute a float16 tensor + np.float64 in float64)
     if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))

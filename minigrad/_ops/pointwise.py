@@ -382,7 +382,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     else:
         return None
     dtype = result_type(input, other)
-    if dtype.type is not np.float32 and dtype.type is not np.float64:
+    if dtype.type is not np.float32 and dtype.type is not np.float64 and dtype is not _FLOAT16:
         return None
     a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
     try:
@@ -391,6 +391,11 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         return None
     if 0 in shape:
         return None
+    if dtype is _FLOAT16:
+        out = _float16_with_alpha(a, b, -alpha if subtract else alpha)
+        if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
+            out = laid_out_as_pytorch(out, a, b)
+        return out
     from .blend import _fma           # (blend builds on this module: imported when first needed)
     factor = np.full(shape, alpha, dtype)
     if subtract:
@@ -411,6 +416,22 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
     return out
+
+
+def _float16_with_alpha(a, b, alpha):
+    """a + alpha * b for float16 arrays as PyTorch's kernel computes it. Unlike a scaling by a
+    number (see opmath_dtype), add's alpha is first rounded to float16; whole vectors (16
+    numbers) then take a fused multiply-add in float32, where the product is exact, rounded
+    to float16 once; the numbers left over take float16 steps, rounded twice."""
+    alpha = np.float16(alpha)
+
+    def vectorized(a, b):
+        return (a.astype(np.float32) + b.astype(np.float32) * np.float32(alpha)).astype(_FLOAT16)
+
+    def scalar(a, b):
+        return a + b * alpha
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _vectorized_loop.elementwise_pair(a, b, vectorized, scalar, lanes=16)
 
 
 def add(input, other, alpha=1):
@@ -506,7 +527,7 @@ def rsub(input, other, alpha=1):
         return result(_binary(np.subtract, other, input), node_class, inputs)
     check_alpha(result_type(input, other), alpha)
     start, dtype = other, result_type(input, other)
-    if type(other) in (int, float) and dtype.type in (np.float32, np.float64):
+    if type(other) in (int, float) and dtype.type in (np.float16, np.float32, np.float64):
         with np.errstate(over="ignore"):      # (a number: a 0-d tensor of the result's dtype)
             start = _wrap(np.asarray(other, dtype))
     fused = _fused_with_alpha(start, input, alpha, subtract=True) if isinstance(start, Tensor) else None
