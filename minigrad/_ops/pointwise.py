@@ -118,6 +118,12 @@ def opmath_number(input, other):
         return np.float32(value)
 
 
+def opmath_bound(array, number):
+    """``number`` as PyTorch's kernels compare ``array`` with it (threshold's and hardtanh's
+    bounds): a float32 number for a float16 array (see the note above), else the number itself."""
+    return np.float32(number) if array.dtype is _FLOAT16 else number
+
+
 def times_number(array, number):
     """numpy: ``array * number`` in array's dtype, as PyTorch's kernels scale by a number
     (leaky_relu's slope): float16 in float32, rounded once (see the note above)."""
@@ -1469,6 +1475,8 @@ def threshold_backward(grad, out, threshold=0):
     """``grad``, with zeros where ``out <= threshold``: relu's backward (a NaN output passes grad
     on, as PyTorch's ``out <= threshold ? 0 : grad`` does), and F.threshold's."""
     g = grad._array
+    if threshold and out._array.dtype is _FLOAT16:
+        threshold = np.float32(threshold)      # (compared in float32: see opmath_bound)
     unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
     if unsigned is not None and g.dtype.kind == "f" and g.shape == out._array.shape:
         # np.where picks element by element, slowly when the mask looks random (a layer's
