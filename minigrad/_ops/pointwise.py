@@ -955,7 +955,23 @@ def _power_as_pytorch(input, exponent):
     dtype = result_type(input, exponent)
     if dtype == np.float32:
         return _power_float32
-    return _power_float64 if dtype == np.float64 else _power
+    return _power_float64 if dtype == np.float64 else _power_float16 if dtype == np.float16 else _power
+
+
+def _power_float16(base, exponent):
+    """base ** exponent in float16 (see _power_as_pytorch): numpy's values, with PyTorch's NaNs
+    for a negative number to a fraction (see vector_loop_nans)."""
+    return _float16_power_nans(np.asarray(_power(base, exponent)), base, exponent)
+
+
+def _float16_power_nans(out, base, exponent):
+    """A float16 power ``out`` with PyTorch's NaNs for a negative number to a fraction (see
+    vector_loop_nans); ``out`` itself for other dtypes."""
+    if out.dtype == np.float16:
+        new = np.isnan(out) & ~np.isnan(base) & ~np.isnan(exponent)
+        if new.any():
+            return vector_loop_nans(out, new)
+    return out
 
 
 def _power_float32(base, exponent):
@@ -1006,11 +1022,12 @@ def pow(input, exponent):
         if exponent == -0.5 and a_arr.dtype.kind == "f":
             # PyTorch computes x ** -0.5 as 1 / sqrt(x): nan at -inf, where pow gives 0.
             # The gradient of x ** 0.5 uses it.
-            out = np.reciprocal(np.sqrt(a_arr))
+            out = _float16_power_nans(np.reciprocal(np.sqrt(a_arr)), a_arr, exponent)
         elif exponent == 0.5 and a_arr.dtype in (np.float32, np.float64):
             # and x ** 0.5 as sqrt(x) (float16: pow): nan at -inf and -0 at -0, where pow gives
             # inf and 0. numpy 2.1 and later take that shortcut inside np.power too, 2.0 not.
-            out = np.sqrt(a_arr)
+            # (Its NaNs are positive, where torch.sqrt's are x86's.)
+            out = _positive_nan_sqrt(a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         elif exponent in (2, 3, -1, -2) and a_arr.dtype.kind == "f":
             # PyTorch's own steps for these exponents (pow() rounds once, these twice):
@@ -1030,7 +1047,7 @@ def pow(input, exponent):
             out = _power_of_number(a_arr, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
-            out = _binary(np.power, input, exponent)
+            out = _binary(_power_float16 if a_arr.dtype == np.float16 else np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
     out = result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
     return kernel_writes("pow", out, input, exponent=exponent)
@@ -1153,23 +1170,60 @@ def _in_vectors_as_pytorch(sleef_float32, sleef_float64, numpy_function):
     return elementwise
 
 
-def with_negative_new_nans(ufunc, dtypes=(np.float32, np.float64)):
-    """``ufunc`` whose NaNs for numbers outside its domain (asin(2), log1p(-2)) have their sign
-    bit set for arrays of ``dtypes``, as PyTorch's asin, acos and float32 log1p give them (x86's
-    default NaN); a NaN input keeps its own. (Other dtypes keep numpy's NaNs: PyTorch's signs
-    there depend on its vector loops.)"""
+# The bits of NaNs as PyTorch's CPU kernels make them: x86's default NaN (what an invalid
+# operation gives, and numpy's functions) has its sign bit set; SLEEF's vector functions return
+# a positive NaN or one with every bit set; a float16 kernel computes in float32 and keeps
+# that NaN's sign and first bits.
+_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+NEGATIVE_NAN = {2: 0xFE00, 4: 0xFFC0_0000, 8: 0xFFF8_0000_0000_0000}    # x86's default NaN
+POSITIVE_NAN = {2: 0x7E00, 4: 0x7FC0_0000, 8: 0x7FF8_0000_0000_0000}
+ALL_ONES_NAN = {2: 0xFFFF, 4: 0xFFFF_FFFF, 8: 0xFFFF_FFFF_FFFF_FFFF}
+
+
+def with_new_nans(ufunc, bits):
+    """``ufunc`` whose NaNs for numbers outside its domain (asin(2), log1p(-2); a NaN input
+    keeps its own) have the bits PyTorch's kernel gives them: ``bits(array)`` returns them for
+    an input array (one unsigned integer, or an array of them, one per number), or None to keep
+    numpy's (see NEGATIVE_NAN above)."""
     def elementwise(array):
         out = ufunc(array)
-        if array.dtype.type not in dtypes:
+        pattern = bits(array)
+        if pattern is None:
             return out
         new = np.isnan(out) & ~np.isnan(array)
-        return np.where(new, -np.abs(out), out) if new.any() else out
+        return with_bits(out, new, pattern) if new.any() else out
     elementwise.__name__ = ufunc.__name__
     return elementwise
 
 
-_log1p_array = with_negative_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
-                                      dtypes=(np.float32,))
+def with_bits(out, where, pattern):
+    """numpy: a copy of ``out`` with the bit pattern ``pattern`` (an unsigned integer, or an
+    array of them, one per number of out) at the numbers where ``where`` holds."""
+    out = np.array(out)
+    out.view(_UNSIGNED[out.itemsize])[where] = pattern if np.ndim(pattern) == 0 else pattern[where]
+    return out
+
+
+def vector_loop_nans(out, where):
+    """numpy: ``out`` with the NaNs where ``where`` holds as kernels make them whose vector loop
+    gives a positive NaN and whose scalar loop x86's (fmod by 0, float16's pow of a negative
+    number to a fraction)."""
+    size = out.itemsize
+    return with_bits(out, where, nans_by_loop(out, POSITIVE_NAN[size], NEGATIVE_NAN[size]))
+
+
+def nans_by_loop(array, vectorized, scalar):
+    """numpy: the NaN bits of a kernel whose vector loop and scalar loop make different NaNs:
+    ``vectorized`` or ``scalar`` (bit patterns) for each number of ``array``, as
+    ``_vectorized_loop.elementwise`` splits a kernel of 2 vectors of 32 bytes per step."""
+    return _vectorized_loop.elementwise(
+        np.zeros(array.shape, _UNSIGNED[array.itemsize]), lambda part: np.full_like(part, vectorized),
+        lambda part: np.full_like(part, scalar), lanes=32 // array.itemsize)
+
+
+# log1p(-2): SLEEF's NaN with every bit set, in float32 (float16 through it) too
+_log1p_array = with_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
+                             lambda array: None if array.itemsize == 8 else ALL_ONES_NAN[array.itemsize])
 _expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
 _sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
 _cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
@@ -1222,6 +1276,7 @@ def with_positive_new_nans(ufunc):
 
 
 _log_positive_nans = with_positive_new_nans(np.log)
+_positive_nan_sqrt = with_positive_new_nans(np.sqrt)
 
 
 def log(input):
@@ -1264,10 +1319,19 @@ class SinBackward0(Node):
         return tangents[0] * cos(inputs[0])
 
 
+def _float16_all_ones_nans(array):
+    """sin, cos and tan of a float16 infinity: PyTorch's NaN with every bit set (float32's is x86's)."""
+    return ALL_ONES_NAN[2] if array.itemsize == 2 else None
+
+
+_sin_array, _cos_array, _tan_array = (with_new_nans(ufunc, _float16_all_ones_nans)
+                                      for ufunc in (np.sin, np.cos, np.tan))
+
+
 def sin(input):
     """sin(input) elementwise. Gradient: grad * cos(input)."""
     with np.errstate(invalid="ignore"):       # sin(inf) = nan, silently
-        return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_sin_array, input), SinBackward0, (input,), saved=(input,))
 
 
 class CosBackward0(Node):
@@ -1287,7 +1351,7 @@ class CosBackward0(Node):
 def cos(input):
     """cos(input) elementwise. Gradient: -grad * sin(input)."""
     with np.errstate(invalid="ignore"):
-        return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_cos_array, input), CosBackward0, (input,), saved=(input,))
 
 
 class TanBackward0(Node):
@@ -1307,7 +1371,7 @@ class TanBackward0(Node):
 def tan(input):
     """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
     with np.errstate(invalid="ignore"):
-        return save_result(result(_float_ufunc(np.tan, input), TanBackward0, (input,)))
+        return save_result(result(_float_ufunc(_tan_array, input), TanBackward0, (input,)))
 
 
 # --- activations ----------------------------------------------------------------------------
