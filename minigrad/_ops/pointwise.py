@@ -634,7 +634,7 @@ def _times(grad, factor):
     """
     if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
         return grad * factor
-    return _wrap(in_opmath(np.multiply, grad, factor))
+    return _wrap((in_opmath if grad._array.dtype is _FLOAT16 else _binary)(np.multiply, grad, factor))
 
 
 def _own(tangent):
@@ -671,7 +671,11 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    out = result(in_opmath(np.multiply, input, other, SAVES_OTHER), MulBackward0, (input, other))
+    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
+        array = in_opmath(np.multiply, input, other, SAVES_OTHER)     # (float16 by a number)
+    else:
+        array = _binary(np.multiply, input, other, SAVES_OTHER)
+    out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
