@@ -19,12 +19,12 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
-from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, times_number, where
+from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, opmath_dtype, times_number, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap, _shows_as_batched
 from ..autograd.function import _FuncTransforms
-from .. import random as _random
+from .. import _vectorized_loop, random as _random
 
 
 # --- hardshrink and softshrink ---------------------------------------------------------------
@@ -127,9 +127,16 @@ def softshrink(input, lambd=0.5):
     if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
                            f"{scalar_type_name(input.dtype)}, but found {lambd:g}")
-    l = x.dtype.type(lambd)
-    # (inside, PyTorch multiplies by 0: -0.3 becomes -0.0, and nan stays nan)
-    out = np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0)))
+    work = opmath_dtype(x.dtype)         # (float16 in float32, rounded once)
+    l = work.type(lambd)
+
+    def formula(zero):
+        return lambda a: np.where(a > l, a - l, np.where(a < -l, a + l, zero(a)))
+    # inside, PyTorch's vector loop gives 0.0, its scalar loop multiplies by 0 (-0.3 becomes -0.0);
+    # nan stays nan
+    out = _vectorized_loop.elementwise(x.astype(work, copy=False),
+                                       formula(lambda a: np.where(np.isnan(a), a, work.type(0))),
+                                       formula(lambda a: a * work.type(0)), lanes=32 // x.dtype.itemsize)
     return result(out.astype(x.dtype, copy=False), SoftshrinkBackward0, (input,), saved=(input,),
                   lambd=lambd)
 
