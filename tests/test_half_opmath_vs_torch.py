@@ -221,7 +221,6 @@ def test_second_order_gradient_of_a_float16_product_by_a_number(torch):
     lambda L: L.tensor([3, 5]) * L.tensor(0.3, dtype=L.float16),       # integers by float16
     lambda L: L.tensor([0.7, 1.9], dtype=L.float16) * 100001,           # an integer past float16
     lambda L: L.tensor([0.7, 1.9], dtype=L.float16) * True,
-    lambda L: L.tensor([0.7, 1.9], dtype=L.float16) * (0.5 + 1j),
     lambda L: L.tensor([[0.7, 1.9], [3.3, -4.1]], dtype=L.float16).t() * 0.7,     # transposed
     lambda L: L.tensor([[0.7, 1.9], [3.3, -4.1]], dtype=L.float16).t() / 0.7,
     lambda L: L.tensor([[0.7], [1.9]], dtype=L.float16) + 0.3 * L.ones(2, 3, dtype=L.float16),
