@@ -671,10 +671,9 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
-        array = in_opmath(np.multiply, input, other, SAVES_OTHER)     # (float16 by a number)
-    else:
-        array = _binary(np.multiply, input, other, SAVES_OTHER)
+    array = _binary(np.multiply, input, other, SAVES_OTHER)
+    if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
+        array = in_opmath(np.multiply, input, other, SAVES_OTHER)
     out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
