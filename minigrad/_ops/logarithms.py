@@ -22,8 +22,10 @@ from . import result, save_result
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from .views import SAVES_BOTH
-from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
-                        with_new_nans, NEGATIVE_NAN, POSITIVE_NAN, check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch, like_its_input, mul_by_number, pow, where)
+from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc,
+                        _operand_arrays, add_number, with_new_nans, NEGATIVE_NAN, POSITIVE_NAN,
+                        check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch,
+                        like_its_input, mul_by_number, pow, where)
 
 class _LogToBaseBackward:
     """What log2's and log10's nodes share (each is also a Node): grad / (self * ln(base)),

@@ -121,7 +121,7 @@ class ErfinvBackward0(Node):
 
 # outside [-1, 1]: PyTorch's float32 NaN is x86's (negative); float64's and float16's positive
 _erfinv_array = with_new_nans(lambda array: _in_float(_erfinv_float64, array),
-                              lambda array: NEGATIVE_NAN[4] if array.dtype != np.float16 and array.dtype != np.float64 else None)
+                              lambda array: None if array.dtype in (np.float16, np.float64) else NEGATIVE_NAN[4])
 
 
 def erfinv(input):

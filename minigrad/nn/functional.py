@@ -1222,8 +1222,8 @@ def leaky_relu_backward(grad, x, negative_slope):
     """grad * d leaky_relu(x)/dx, recorded as one operation (LeakyReluBackwardBackward0), as in
     PyTorch, so that create_graph=True sees that the gradient depends on x."""
     g = grad._array
-    return result(np.where(x._array > 0, g, times_number(g, negative_slope)), LeakyReluBackwardBackward0, (grad, x), saved=(x,),
-                  negative_slope=negative_slope)
+    return result(np.where(x._array > 0, g, times_number(g, negative_slope)), LeakyReluBackwardBackward0,
+                  (grad, x), saved=(x,), negative_slope=negative_slope)
 
 
 def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBackward0):
