@@ -634,7 +634,10 @@ def _times(grad, factor):
     """
     if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
         return grad * factor
-    return _wrap((in_opmath if grad._array.dtype is _FLOAT16 else _binary)(np.multiply, grad, factor))
+    out = _binary(np.multiply, grad, factor)
+    if out.dtype is _FLOAT16:          # (by a number: again, in float32 as PyTorch, see in_opmath)
+        out = in_opmath(np.multiply, grad, factor)
+    return _wrap(out)
 
 
 def _own(tangent):
