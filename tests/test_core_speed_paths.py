@@ -211,14 +211,17 @@ def test_a_python_float_used_again_and_again_gives_pytorchs_values(torch, dtype)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-def test_a_kept_float16_operand_gives_what_numpy_gives_with_the_python_float():
-    # (PyTorch computes float16 products in float32 and rounds once: x * 0.1 can differ
-    # from numpy's in the last bit. Keeping the float converted must not change minigrad's.)
+def test_a_kept_float16_operand_gives_pytorchs_float16_results():
+    # (PyTorch computes float16 products and quotients with a number in float32 and rounds
+    # once, sums with the number rounded to float16. Keeping the float converted must not
+    # change either.)
     values = np.array([-1.5, 0.0, -0.0, 3.25, 1e-3, 600.0, np.inf, np.nan], dtype=np.float16)
     x = minigrad.tensor(values)
+    wide = values.astype(np.float32)
     for number in [0.1, 0.1, 1.0001, -0.0, 1 / 3, 1 / 3]:
         with np.errstate(all="ignore"):
-            expected = [values * number, values + number, values - number, values / number]
+            expected = [(wide * np.float32(number)).astype(np.float16), values + number, values - number,
+                        (wide / np.float32(number)).astype(np.float16)]
         for ours, theirs in zip([x * number, x + number, x - number, x / number], expected):
             assert ours.numpy().dtype == theirs.dtype
             np.testing.assert_array_equal(ours.numpy(), theirs)

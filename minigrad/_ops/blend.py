@@ -14,7 +14,8 @@ from .._dtype import cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
-from .pointwise import _broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number, sub
+from .pointwise import (_broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number,
+                        opmath_dtype, sub)
 from .views import check_history_kept
 
 
@@ -44,7 +45,8 @@ class _SavesValue:
 
 
 def _three_arrays(name, input, tensor1, tensor2, value, saves=None):
-    """The operands as arrays of their common dtype, broadcast together (PyTorch's errors if not;
+    """The operands as arrays in the dtype PyTorch computes their common dtype in (float32 for
+    float16), and the common dtype; they must broadcast together (PyTorch's errors if not;
     ``saves``: what recording saves, refused first if an inference tensor, see check_history_kept)."""
     if not isinstance(value, (int, float, bool, np.number)):
         raise TypeError(f"{name}(): argument 'value' must be Number, not {type_name(value)}")
@@ -54,7 +56,8 @@ def _three_arrays(name, input, tensor1, tensor2, value, saves=None):
             raise TypeError(f"{name}(): argument '{parameter}' (position {position}) must be Tensor, "
                             f"not {type_name(value)}")
     dtype = result_type(input, tensor1, tensor2)
-    arrays = [t._array.astype(dtype, copy=False) for t in (input, tensor1, tensor2)]
+    # (float16 operands in float32: PyTorch scales by the value in float32, see opmath_dtype)
+    arrays = [t._array.astype(opmath_dtype(dtype), copy=False) for t in (input, tensor1, tensor2)]
     try:
         np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError:
@@ -95,7 +98,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
     """
     (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value, ((), (2,), (1,)))
-    scaled = _value_in(dtype, value) * t1
+    scaled = _value_in(t1.dtype, value) * t1
     if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
         shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
         sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
@@ -155,7 +158,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     check_addcdiv_integers(input, tensor1, tensor2)
     (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value, ((2,), (2,), (1, 2)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = np.asarray(x + _value_in(dtype, value) * t1 / t2, dtype)
+        out = np.asarray(x + _value_in(t1.dtype, value) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)
     # (tensor1 is saved only for tensor2's gradient, as PyTorch saves it; tensor2 always)
     saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2)
@@ -200,10 +203,10 @@ def _lerp_array(start, end, weight):
     """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
     at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
     fused multiply-add); for float32 the float64 product is exact and the sum is rounded to
-    odd, so that rounding it to float32 is that one rounding (float16 rounds the float64 sum:
-    near enough); float64 has no wider type, so its product's rounding error is
+    odd, so that rounding it to float32 is that one rounding (float16 is computed so in float32,
+    see ``opmath_dtype``); float64 has no wider type, so its product's rounding error is
     found exactly and added back (``_fused_multiply_add``)."""
-    dtype = start.dtype
+    dtype = opmath_dtype(start.dtype)
     if dtype.itemsize <= 4:
         start, end, weight = (np.asarray(a, np.float32) for a in (start, end, weight))
     with np.errstate(over="ignore", invalid="ignore"):     # (inf - inf is nan, as in PyTorch: no warning)
@@ -215,11 +218,9 @@ def _lerp_array(start, end, weight):
         if dtype == np.float64:
             near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
             near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
-        elif dtype == np.float32:          # (rounded to odd first: then once more is exact)
+        else:                              # (rounded to odd first: then once more is exact)
             near_start = _rounded_to_odd(weight * difference, start)
             near_end = _rounded_to_odd(-difference * rest, end)
-        else:
-            near_start, near_end = start + weight * difference, end - difference * rest
     out = np.where(np.abs(weight) < 0.5, near_start, near_end)
     return out.astype(dtype, copy=False)
 
@@ -306,9 +307,8 @@ def lerp(input, end, weight):
         except ValueError:
             raise _broadcast_error(input, end) from None
         raise _broadcast_error(both, weight) from None
-    # (a number weight is kept in float32 for float16 tensors, as PyTorch computes half in float)
-    w = weight._array.astype(dtype, copy=False) if weighted else \
-        np.asarray(weight, dtype if dtype.itemsize >= 4 else np.float32)
+    # (a number weight is kept in float32 for float16 tensors: see opmath_dtype)
+    w = weight._array.astype(dtype, copy=False) if weighted else np.asarray(weight, opmath_dtype(dtype))
     start, stop = (a.astype(dtype, copy=False) for a in (input._array, end._array))
     out = laid_out_as_pytorch(np.asarray(_lerp_array(start, stop, w), dtype), *arrays)
     if weighted:

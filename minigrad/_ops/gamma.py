@@ -79,7 +79,8 @@ def _digamma_float64(x):
 
 def _digamma_with_zeros(x):
     out = _digamma_float64(x).reshape(np.shape(x))
-    # psi has a pole at 0: PyTorch gives -inf at 0.0 and inf at -0.0
+    # psi has a pole at 0: PyTorch gives -inf at 0.0 and inf at -0.0; at -inf, a (positive) NaN
+    out = np.where(x == -np.inf, np.nan, out)
     return np.where(x == 0, np.where(np.signbit(x), np.inf, -np.inf), out)
 
 

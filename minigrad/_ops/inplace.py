@@ -568,6 +568,8 @@ def _as_float64_probe(tensor, shaped_like=None):
 
 def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
+    if isinstance(other, np.generic):       # a numpy number is a Python number to PyTorch (numpy
+        other = other.item()                # would compute a float16 tensor + np.float64 in float64)
     if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))      # (other's history too: check_history_kept)
@@ -608,6 +610,9 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             bump_version(tensor)
             return tensor
         other_array = other_array * alpha
+    elif tensor._array.dtype is pointwise._FLOAT16 and (ufunc is np.multiply or ufunc is np.true_divide):
+        number = pointwise.opmath_number(tensor, other)      # (PyTorch: in float32, rounded once)
+        other_array = other_array if number is None else number
     target = tensor._array
     try:
         ufunc(target, other_array, out=target, casting="same_kind")

@@ -22,8 +22,10 @@ from . import result, save_result
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from .views import SAVES_BOTH
-from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc, _operand_arrays, add_number,
-                        check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch, like_its_input, mul_by_number, pow, where)
+from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc,
+                        _operand_arrays, add_number, with_new_nans, NEGATIVE_NAN, POSITIVE_NAN,
+                        check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch,
+                        like_its_input, mul_by_number, pow, where)
 
 class _LogToBaseBackward:
     """What log2's and log10's nodes share (each is also a Node): grad / (self * ln(base)),
@@ -290,6 +292,16 @@ class LogitBackward0(Node):
         return where(_wrap(inside), quotient, _wrap(np.full((), filler, dtype=quotient._array.dtype)))
 
 
+def _logit_nans(array):
+    """logit's NaNs outside [0, 1] as PyTorch's: positive (log's), but x86's negative one that
+    inf / -inf gives in float32 and float64 (float16, computed in float32, ends positive)."""
+    size = array.itemsize
+    return POSITIVE_NAN[size] if size == 2 else np.where(np.isinf(array), NEGATIVE_NAN[size], POSITIVE_NAN[size])
+
+
+_logit_array = with_new_nans(lambda array: np.log(array / (1 - array)), _logit_nans)
+
+
 def logit(input, eps=None):
     """log(p / (1 - p)) of each element p, the inverse of sigmoid; with ``eps``, p is first
     clamped to [eps, 1 - eps] (so 0 and 1 give finite numbers).
@@ -308,5 +320,5 @@ def logit(input, eps=None):
         # let the upper bound win where eps > 1 - eps)
         array = np.where(array < low, low, np.where(array > high, high, array))
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = like_its_input(np.log(array / (1 - array)), input._array)
+        out = like_its_input(_logit_array(array), input._array)
     return result(out, LogitBackward0, (input,), saved=(input,), eps=eps)

@@ -84,6 +84,65 @@ def _remember_number(number, dtype):
     return array
 
 
+# --- float16 with a number --------------------------------------------------------------
+# PyTorch computes reduced-precision tensors with a number in float32, rounding once at the end:
+# its CPU kernels multiply or divide a float16 tensor by a number (a Python number, or a 0-d
+# tensor as the second operand) in float32, their "opmath" type, and so do the kernels that
+# scale by a number (addcmul, addcdiv, lerp, leaky_relu, softplus, rrelu); numpy would round
+# the number to float16 first, which moves the last bit of many results (x * 0.7, dropout's
+# scale). PyTorch's +, -, add's alpha, pow, fmod and remainder do round the number to float16.
+# (PyTorch's bfloat16 follows the same rule; minigrad has no bfloat16.)
+
+_FLOAT16 = np.dtype(np.float16)
+_FLOAT32 = np.dtype(np.float32)
+
+
+def opmath_dtype(dtype):
+    """The dtype PyTorch's kernels compute a ``dtype`` result in: float32 for float16, else ``dtype``."""
+    return _FLOAT32 if dtype is _FLOAT16 else dtype
+
+
+def opmath_number(input, other):
+    """``other`` as a float32 number when PyTorch multiplies or divides the float16 tensor
+    ``input`` by it in float32 (other a real number, or a 0-d tensor whose result is float16);
+    None otherwise. Callers check first that ``input`` is float16 (no cost for other dtypes)."""
+    if isinstance(other, Tensor):
+        value = other._array
+        if value.ndim or value.dtype.kind not in "fiu" or result_type(input, other) is not _FLOAT16:
+            return None
+    elif type(other) in (float, int) or isinstance(other, (np.floating, np.integer)):
+        value = other
+    else:
+        return None
+    with np.errstate(over="ignore"):
+        return np.float32(value)
+
+
+def opmath_bound(array, number):
+    """``number`` as PyTorch's kernels compare ``array`` with it (threshold's and hardtanh's
+    bounds): a float32 number for a float16 array (see the note above), else the number itself."""
+    return np.float32(number) if array.dtype is _FLOAT16 else number
+
+
+def times_number(array, number):
+    """numpy: ``array * number`` in array's dtype, as PyTorch's kernels scale by a number
+    (leaky_relu's slope): float16 in float32, rounded once (see the note above)."""
+    if array.dtype is _FLOAT16:
+        return (array * np.float32(number)).astype(_FLOAT16)
+    return array * number
+
+
+def in_opmath(ufunc, input, other, saves=None):
+    """``ufunc(input, other)`` as ``_binary`` computes it, but for a float16 tensor ``input`` and
+    a number ``other`` as PyTorch's multiplication and division (and rounding divisions) compute
+    it: in float32, rounded to float16 once (see the note above)."""
+    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
+        number = opmath_number(input, other)
+        if number is not None:
+            return _binary(lambda a, _: ufunc(a, number), input, other, saves)
+    return _binary(ufunc, input, other, saves)
+
+
 def check_broadcasts_into(input, other):
     """``other`` must broadcast into ``input``'s shape, as for ``input.mul_(other)``: PyTorch's
     errors when they do not broadcast, or when the result would be larger than ``input``."""
@@ -329,7 +388,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     else:
         return None
     dtype = result_type(input, other)
-    if dtype.type is not np.float32 and dtype.type is not np.float64:
+    if dtype.type is not np.float32 and dtype.type is not np.float64 and dtype is not _FLOAT16:
         return None
     a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
     try:
@@ -338,6 +397,11 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         return None
     if 0 in shape:
         return None
+    if dtype is _FLOAT16:
+        out = _float16_with_alpha(a, b, -alpha if subtract else alpha)
+        if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
+            out = laid_out_as_pytorch(out, a, b)
+        return out
     from .blend import _fma           # (blend builds on this module: imported when first needed)
     factor = np.full(shape, alpha, dtype)
     if subtract:
@@ -358,6 +422,22 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
     return out
+
+
+def _float16_with_alpha(a, b, alpha):
+    """a + alpha * b for float16 arrays as PyTorch's kernel computes it. Unlike a scaling by a
+    number (see opmath_dtype), add's alpha is first rounded to float16; whole vectors (16
+    numbers) then take a fused multiply-add in float32, where the product is exact, rounded
+    to float16 once; the numbers left over take float16 steps, rounded twice."""
+    alpha = np.float16(alpha)
+
+    def vectorized(a, b):
+        return (a.astype(np.float32) + b.astype(np.float32) * np.float32(alpha)).astype(_FLOAT16)
+
+    def scalar(a, b):
+        return a + b * alpha
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _vectorized_loop.elementwise_pair(a, b, vectorized, scalar, lanes=16)
 
 
 def add(input, other, alpha=1):
@@ -453,7 +533,7 @@ def rsub(input, other, alpha=1):
         return result(_binary(np.subtract, other, input), node_class, inputs)
     check_alpha(result_type(input, other), alpha)
     start, dtype = other, result_type(input, other)
-    if type(other) in (int, float) and dtype.type in (np.float32, np.float64):
+    if type(other) in (int, float) and dtype.type in (np.float16, np.float32, np.float64):
         with np.errstate(over="ignore"):      # (a number: a 0-d tensor of the result's dtype)
             start = _wrap(np.asarray(other, dtype))
     fused = _fused_with_alpha(start, input, alpha, subtract=True) if isinstance(start, Tensor) else None
@@ -554,7 +634,10 @@ def _times(grad, factor):
     """
     if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
         return grad * factor
-    return _wrap(_binary(np.multiply, grad, factor))
+    out = _binary(np.multiply, grad, factor)
+    if out.dtype is _FLOAT16:          # (by a number: again, in float32 as PyTorch, see in_opmath)
+        out = in_opmath(np.multiply, grad, factor)
+    return _wrap(out)
 
 
 def _own(tangent):
@@ -591,7 +674,10 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    out = result(_binary(np.multiply, input, other, SAVES_OTHER), MulBackward0, (input, other))
+    array = _binary(np.multiply, input, other, SAVES_OTHER)
+    if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
+        array = in_opmath(np.multiply, input, other, SAVES_OTHER)
+    out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
         # Save only what a gradient needs (d/da needs b, d/db needs a), as PyTorch does:
@@ -624,7 +710,7 @@ class MulBackward1(Node):
 
 def mul_by_number(input, factor):
     """input * factor, recorded as MulBackward1 (as in PyTorch's derivative formulas)."""
-    return result(_binary(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
+    return result(in_opmath(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
 
 
 class SubBackward1(Node):
@@ -697,6 +783,9 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     if rounding_mode is not _TRUE_DIVISION:
         from .rounding import div_rounded       # (rounding.py builds on this file)
         return div_rounded(input, other, rounding_mode)
+    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16 and opmath_number(input, other) is not None:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return _recorded_quotient(in_opmath(np.true_divide, input, other), input, other)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = _dtype.DEFAULT_FLOAT          # (in the default float dtype: set_default_dtype)
@@ -711,7 +800,11 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     except ValueError:
         check_history_kept(input, other, saves=((1,), (0, 1)))    # (see below)
         raise _broadcast_error(input, other) from None
-    out = laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr)
+    return _recorded_quotient(laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr), input, other)
+
+
+def _recorded_quotient(out, input, other):
+    """The quotient ``out`` of input / other as a tensor, with its DivBackward0."""
     out = result(out, DivBackward0, (input, other))
     if out._grad_fn is not None:
         # d/da needs only b; a is saved only when b gets a gradient (has an edge)
@@ -741,7 +834,7 @@ class DivBackward1(Node):
 
 def div_by_number(input, divisor):
     """input / divisor for a Python number ``divisor``. Gradient: grad / divisor."""
-    return result(_binary(np.true_divide, input, divisor), DivBackward1, (input,),
+    return result(in_opmath(np.true_divide, input, divisor), DivBackward1, (input,),
                   other=divisor)   # (_saved_other, as PyTorch)
 
 
@@ -868,7 +961,23 @@ def _power_as_pytorch(input, exponent):
     dtype = result_type(input, exponent)
     if dtype == np.float32:
         return _power_float32
-    return _power_float64 if dtype == np.float64 else _power
+    return _power_float64 if dtype == np.float64 else _power_float16 if dtype == np.float16 else _power
+
+
+def _power_float16(base, exponent):
+    """base ** exponent in float16 (see _power_as_pytorch): numpy's values, with PyTorch's NaNs
+    for a negative number to a fraction (see vector_loop_nans)."""
+    return _float16_power_nans(np.asarray(_power(base, exponent)), base, exponent)
+
+
+def _float16_power_nans(out, base, exponent):
+    """A float16 power ``out`` with PyTorch's NaNs for a negative number to a fraction (see
+    vector_loop_nans); ``out`` itself for other dtypes."""
+    if out.dtype == np.float16:
+        new = np.isnan(out) & ~np.isnan(base) & ~np.isnan(exponent)
+        if new.any():
+            return vector_loop_nans(out, new)
+    return out
 
 
 def _power_float32(base, exponent):
@@ -919,11 +1028,12 @@ def pow(input, exponent):
         if exponent == -0.5 and a_arr.dtype.kind == "f":
             # PyTorch computes x ** -0.5 as 1 / sqrt(x): nan at -inf, where pow gives 0.
             # The gradient of x ** 0.5 uses it.
-            out = np.reciprocal(np.sqrt(a_arr))
+            out = _float16_power_nans(np.reciprocal(np.sqrt(a_arr)), a_arr, exponent)
         elif exponent == 0.5 and a_arr.dtype in (np.float32, np.float64):
             # and x ** 0.5 as sqrt(x) (float16: pow): nan at -inf and -0 at -0, where pow gives
             # inf and 0. numpy 2.1 and later take that shortcut inside np.power too, 2.0 not.
-            out = np.sqrt(a_arr)
+            # (Its NaNs are positive, where torch.sqrt's are x86's.)
+            out = _positive_nan_sqrt(a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         elif exponent in (2, 3, -1, -2) and a_arr.dtype.kind == "f":
             # PyTorch's own steps for these exponents (pow() rounds once, these twice):
@@ -943,7 +1053,7 @@ def pow(input, exponent):
             out = _power_of_number(a_arr, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         else:     # (PyTorch's x ** number has one input, laid out as x: not as x + number)
-            out = _binary(np.power, input, exponent)
+            out = _binary(_power_float16 if a_arr.dtype == np.float16 else np.power, input, exponent)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
     out = result(out, PowBackward0, (input,), saved=(input,), exponent=exponent)
     return kernel_writes("pow", out, input, exponent=exponent)
@@ -1066,23 +1176,60 @@ def _in_vectors_as_pytorch(sleef_float32, sleef_float64, numpy_function):
     return elementwise
 
 
-def with_negative_new_nans(ufunc, dtypes=(np.float32, np.float64)):
-    """``ufunc`` whose NaNs for numbers outside its domain (asin(2), log1p(-2)) have their sign
-    bit set for arrays of ``dtypes``, as PyTorch's asin, acos and float32 log1p give them (x86's
-    default NaN); a NaN input keeps its own. (Other dtypes keep numpy's NaNs: PyTorch's signs
-    there depend on its vector loops.)"""
+# The bits of NaNs as PyTorch's CPU kernels make them: x86's default NaN (what an invalid
+# operation gives, and numpy's functions) has its sign bit set; SLEEF's vector functions return
+# a positive NaN or one with every bit set; a float16 kernel computes in float32 and keeps
+# that NaN's sign and first bits.
+_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+NEGATIVE_NAN = {2: 0xFE00, 4: 0xFFC0_0000, 8: 0xFFF8_0000_0000_0000}    # x86's default NaN
+POSITIVE_NAN = {2: 0x7E00, 4: 0x7FC0_0000, 8: 0x7FF8_0000_0000_0000}
+ALL_ONES_NAN = {2: 0xFFFF, 4: 0xFFFF_FFFF, 8: 0xFFFF_FFFF_FFFF_FFFF}
+
+
+def with_new_nans(ufunc, bits):
+    """``ufunc`` whose NaNs for numbers outside its domain (asin(2), log1p(-2); a NaN input
+    keeps its own) have the bits PyTorch's kernel gives them: ``bits(array)`` returns them for
+    an input array (one unsigned integer, or an array of them, one per number), or None to keep
+    numpy's (see NEGATIVE_NAN above)."""
     def elementwise(array):
         out = ufunc(array)
-        if array.dtype.type not in dtypes:
+        pattern = bits(array)
+        if pattern is None:
             return out
         new = np.isnan(out) & ~np.isnan(array)
-        return np.where(new, -np.abs(out), out) if new.any() else out
+        return with_bits(out, new, pattern) if new.any() else out
     elementwise.__name__ = ufunc.__name__
     return elementwise
 
 
-_log1p_array = with_negative_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
-                                      dtypes=(np.float32,))
+def with_bits(out, where, pattern):
+    """numpy: a copy of ``out`` with the bit pattern ``pattern`` (an unsigned integer, or an
+    array of them, one per number of out) at the numbers where ``where`` holds."""
+    out = np.array(out)
+    out.view(_UNSIGNED[out.itemsize])[where] = pattern if np.ndim(pattern) == 0 else pattern[where]
+    return out
+
+
+def vector_loop_nans(out, where):
+    """numpy: ``out`` with the NaNs where ``where`` holds as kernels make them whose vector loop
+    gives a positive NaN and whose scalar loop x86's (fmod by 0, float16's pow of a negative
+    number to a fraction)."""
+    size = out.itemsize
+    return with_bits(out, where, nans_by_loop(out, POSITIVE_NAN[size], NEGATIVE_NAN[size]))
+
+
+def nans_by_loop(array, vectorized, scalar):
+    """numpy: the NaN bits of a kernel whose vector loop and scalar loop make different NaNs:
+    ``vectorized`` or ``scalar`` (bit patterns) for each number of ``array``, as
+    ``_vectorized_loop.elementwise`` splits a kernel of 2 vectors of 32 bytes per step."""
+    return _vectorized_loop.elementwise(
+        np.zeros(array.shape, _UNSIGNED[array.itemsize]), lambda part: np.full_like(part, vectorized),
+        lambda part: np.full_like(part, scalar), lanes=32 // array.itemsize)
+
+
+# log1p(-2): SLEEF's NaN with every bit set, in float32 (float16 through it) too
+_log1p_array = with_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
+                             lambda array: None if array.itemsize == 8 else ALL_ONES_NAN[array.itemsize])
 _expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
 _sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
 _cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
@@ -1135,6 +1282,7 @@ def with_positive_new_nans(ufunc):
 
 
 _log_positive_nans = with_positive_new_nans(np.log)
+_positive_nan_sqrt = with_positive_new_nans(np.sqrt)
 
 
 def log(input):
@@ -1177,10 +1325,19 @@ class SinBackward0(Node):
         return tangents[0] * cos(inputs[0])
 
 
+def _float16_all_ones_nans(array):
+    """sin, cos and tan of a float16 infinity: PyTorch's NaN with every bit set (float32's is x86's)."""
+    return ALL_ONES_NAN[2] if array.itemsize == 2 else None
+
+
+_sin_array, _cos_array, _tan_array = (with_new_nans(ufunc, _float16_all_ones_nans)
+                                      for ufunc in (np.sin, np.cos, np.tan))
+
+
 def sin(input):
     """sin(input) elementwise. Gradient: grad * cos(input)."""
     with np.errstate(invalid="ignore"):       # sin(inf) = nan, silently
-        return result(_float_ufunc(np.sin, input), SinBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_sin_array, input), SinBackward0, (input,), saved=(input,))
 
 
 class CosBackward0(Node):
@@ -1200,7 +1357,7 @@ class CosBackward0(Node):
 def cos(input):
     """cos(input) elementwise. Gradient: -grad * sin(input)."""
     with np.errstate(invalid="ignore"):
-        return result(_float_ufunc(np.cos, input), CosBackward0, (input,), saved=(input,))
+        return result(_float_ufunc(_cos_array, input), CosBackward0, (input,), saved=(input,))
 
 
 class TanBackward0(Node):
@@ -1220,7 +1377,7 @@ class TanBackward0(Node):
 def tan(input):
     """tan(input) elementwise. Gradient: grad * (1 + tan(input)**2)."""
     with np.errstate(invalid="ignore"):
-        return save_result(result(_float_ufunc(np.tan, input), TanBackward0, (input,)))
+        return save_result(result(_float_ufunc(_tan_array, input), TanBackward0, (input,)))
 
 
 # --- activations ----------------------------------------------------------------------------
@@ -1388,6 +1545,8 @@ def threshold_backward(grad, out, threshold=0):
     """``grad``, with zeros where ``out <= threshold``: relu's backward (a NaN output passes grad
     on, as PyTorch's ``out <= threshold ? 0 : grad`` does), and F.threshold's."""
     g = grad._array
+    if threshold and out._array.dtype is _FLOAT16:
+        threshold = np.float32(threshold)      # (compared in float32: see opmath_bound)
     unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
     if unsigned is not None and g.dtype.kind == "f" and g.shape == out._array.shape:
         # np.where picks element by element, slowly when the mask looks random (a layer's

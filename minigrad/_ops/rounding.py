@@ -15,7 +15,7 @@ from . import result
 from .._dtype import result_type
 from .._python_arg_parser import invalid_combination
 from .views import check_history_kept
-from .pointwise import (DivBackward0, _binary, _own, _broadcast_error, _operand_arrays,
+from .pointwise import (DivBackward0, _binary, in_opmath, _own, vector_loop_nans, _broadcast_error, _operand_arrays,
                         check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch, like_its_input)
 
 
@@ -197,7 +197,7 @@ def _rounded_array(input, other, rounding_mode, kernel, saves=None):
             raise _broadcast_error(input, other) from None
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):    # x // 0.0 is inf, silently
-        return _binary(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other,
+        return in_opmath(np.floor_divide if rounding_mode == "floor" else _trunc_quotient, input, other,
                        saves)
 
 
@@ -386,6 +386,19 @@ def _python_remainder(a, b):
     return np.where(wrong_sign, mod + b, mod).astype(mod.dtype, copy=False)
 
 
+def _zero_divisor_nans(function):
+    """fmod or remainder of arrays, with the NaNs of a zero divisor as PyTorch's kernel makes
+    them: positive in its vector loop, x86's (negative, numpy's) for the numbers left over."""
+    def elementwise(a, b):
+        out = function(a, b)
+        if out.dtype.kind == "f":
+            new = np.isnan(out) & (np.asarray(b) == 0) & ~np.isnan(a)
+            if new.any():
+                return vector_loop_nans(out, new)
+        return out
+    return elementwise
+
+
 def _check_operands(name, input, other):
     """x.fmod('a'), torch.remainder(2, 3): PyTorch lists the signatures it has."""
     for value in (input, other):
@@ -403,7 +416,7 @@ def _remainder_like(numpy_function, kernel, input, other, node_number, node_tens
         raise kernel_not_implemented(kernel, input)
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
-        out = _binary(numpy_function, input, other, ((), (0, 1)))     # (see below)
+        out = _binary(_zero_divisor_nans(numpy_function), input, other, ((), (0, 1)))     # (see below)
     if isinstance(other, Tensor):
         # both are needed only for other's gradient: PyTorch saves them only if other requires grad
         saved = (input, other) if other._graph_requires_grad else None

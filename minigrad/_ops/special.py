@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.graph import Node
 from . import result
-from .pointwise import exp, like_its_input, mul_by_number
+from .pointwise import NEGATIVE_NAN, exp, like_its_input, mul_by_number, with_new_nans
 
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -119,13 +119,18 @@ class ErfinvBackward0(Node):
         return mul_by_number(exp(erfinv(inputs[0]) ** 2), math.sqrt(math.pi) / 2) * tangents[0]
 
 
+# outside [-1, 1]: PyTorch's float32 NaN is x86's (negative); float64's and float16's positive
+_erfinv_array = with_new_nans(lambda array: _in_float(_erfinv_float64, array),
+                              lambda array: None if array.dtype in (np.float16, np.float64) else NEGATIVE_NAN[4])
+
+
 def erfinv(input):
     """The inverse of erf: the x with erf(x) = input (-1 < input < 1), elementwise.
 
     Gradient: grad * sqrt(pi) / 2 * e ** (erfinv(input)**2) (1 / erf' at the result).
     """
     array = input._array
-    out = like_its_input(_in_float(_erfinv_float64, array), array)
+    out = like_its_input(_erfinv_array(array), array)
     return result(out, ErfinvBackward0, (input,), saved=(input,))
 
 

@@ -20,7 +20,8 @@ from ..autograd.graph import Node
 from . import result
 from .._tensor import _wrap
 from .pointwise import (_cosh_array, _float_ufunc, _sinh_array, add_number, mul_by_number, rsqrt,
-                        sub, sub_number, with_negative_new_nans)
+                        sub, sub_number, with_new_nans, nans_by_loop, ALL_ONES_NAN, NEGATIVE_NAN,
+                        POSITIVE_NAN, _UNSIGNED)
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -31,8 +32,25 @@ def _unary(ufunc, node_class, input, saved=True):
     return result(out, node_class, (input,), saved=(input,) if saved else None)
 
 
-# outside [-1, 1]: PyTorch's NaN has its sign bit set (numpy's has not)
-_arcsin, _arccos = with_negative_new_nans(np.arcsin), with_negative_new_nans(np.arccos)
+def _asin_nans(array):
+    """asin's NaNs outside [-1, 1]: x86's (negative) in float32 and float64; PyTorch's float16
+    asin gives the NaN the sign opposite to the number's (acos's NaNs are always negative)."""
+    if array.itemsize == 2:
+        return np.where(np.signbit(array), POSITIVE_NAN[2], NEGATIVE_NAN[2])
+    return NEGATIVE_NAN[array.itemsize]
+
+
+def _atanh_nans(array):
+    """atanh's NaNs outside [-1, 1]: PyTorch's vector loop (SLEEF) gives NaNs with every bit set
+    (but the sign bit below -1 in float32 and float16), its scalar loop x86's NaN."""
+    size = array.itemsize
+    vector = np.where(array < 0, ALL_ONES_NAN[size] >> (size != 8), ALL_ONES_NAN[size])
+    return np.where(nans_by_loop(array, 1, 0) == 1, vector, NEGATIVE_NAN[size])
+
+
+_atanh_array = with_new_nans(np.arctanh, _atanh_nans)
+_arcsin = with_new_nans(np.arcsin, _asin_nans)
+_arccos = with_new_nans(np.arccos, lambda array: NEGATIVE_NAN[array.itemsize])
 
 
 class _SavesSelf:
@@ -163,7 +181,7 @@ def acosh(input):
 
 def atanh(input):
     """The inverse hyperbolic tangent (-1 < input < 1), elementwise. Gradient: grad / (1 - input**2)."""
-    return _unary(np.arctanh, AtanhBackward0, input)
+    return _unary(_atanh_array, AtanhBackward0, input)
 
 
 # --- asinh_, acosh_, atanh_: PyTorch records them, but has no derivative for them -------------
@@ -208,7 +226,7 @@ def acosh_in_place(input):
 
 def atanh_in_place(input):
     """atanh, recorded as x.atanh_() is (AtanhBackward1, no derivative)."""
-    return _unary(np.arctanh, AtanhBackward1, input, saved=False)
+    return _unary(_atanh_array, AtanhBackward1, input, saved=False)
 
 
 # --- degrees and radians: multiplication by a constant --------------------------------------

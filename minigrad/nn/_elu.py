@@ -21,7 +21,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result, save_result
-from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented
+from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import Tensor, _wrap
 from ._argument_checks import NUMBER, parse_as
@@ -35,8 +35,8 @@ SELU_SCALE = 1.0507009873554804934193349852946
 # --- the forward: one kernel for the three ---------------------------------------------------
 
 def _in_opmath(array):
-    """float16 computed in float32, as PyTorch's kernels do (its "opmath" type)."""
-    return array.astype(np.float32) if array.dtype == np.float16 else array
+    """``array`` in the dtype PyTorch's kernels compute it in (float16 in float32: see opmath_dtype)."""
+    return array.astype(opmath_dtype(array.dtype), copy=False)
 
 
 def _elu_values(x, alpha, scale, input_scale):

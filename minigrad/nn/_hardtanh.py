@@ -14,7 +14,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented, laid_out_as_pytorch,
-                              threshold_backward)
+                              opmath_bound, threshold_backward)
 from .._ops.inplace import apply_inplace, memory_order
 from .._tensor import Tensor, _wrap
 from ..autograd.kernel_writes import kernel_writes
@@ -66,7 +66,7 @@ class HardtanhBackwardBackward0(Node):
 def hardtanh_backward(grad, x, min_val, max_val):
     """``grad`` with zeros where ``x`` is at or beyond a bound, recorded as one operation
     (HardtanhBackwardBackward0), as in PyTorch."""
-    cut = (x._array <= min_val) | (x._array >= max_val)
+    cut = (x._array <= opmath_bound(x._array, min_val)) | (x._array >= opmath_bound(x._array, max_val))
     if x._array.dtype.kind == "f" and np.isnan(x._array).any():
         cut = cut | (np.isnan(x._array) & _in_vector_registers(grad._array, x._array))
     grad_self = np.where(cut, grad._array.dtype.type(0), grad._array)
@@ -179,7 +179,7 @@ def _threshold(input, threshold, value, node_class):
     x = input._array
     if x.dtype.kind == "b":
         raise kernel_not_implemented("threshold_cpu", input)
-    out = np.where(x > threshold, x, np.asarray(value).astype(x.dtype)).astype(x.dtype, copy=False)
+    out = np.where(x > opmath_bound(x, threshold), x, np.asarray(value).astype(x.dtype)).astype(x.dtype, copy=False)
     # (NaN is not > threshold, but PyTorch's rule is "x <= threshold ? value : x": NaN stays)
     out = np.where(np.isnan(x), x, out) if x.dtype.kind == "f" else out
     return result(out, node_class, (input,), saved=(input,), threshold=threshold)

@@ -19,12 +19,12 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
-from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, where
+from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, opmath_dtype, times_number, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap, _shows_as_batched
 from ..autograd.function import _FuncTransforms
-from .. import random as _random
+from .. import _vectorized_loop, random as _random
 
 
 # --- hardshrink and softshrink ---------------------------------------------------------------
@@ -127,9 +127,16 @@ def softshrink(input, lambd=0.5):
     if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
                            f"{scalar_type_name(input.dtype)}, but found {lambd:g}")
-    l = x.dtype.type(lambd)
-    # (inside, PyTorch multiplies by 0: -0.3 becomes -0.0, and nan stays nan)
-    out = np.where(x > l, x - l, np.where(x < -l, x + l, x * x.dtype.type(0)))
+    work = opmath_dtype(x.dtype)         # (float16 in float32, rounded once)
+    l = work.type(lambd)
+
+    def formula(zero):
+        return lambda a: np.where(a > l, a - l, np.where(a < -l, a + l, zero(a)))
+    # inside, PyTorch's vector loop gives 0.0, its scalar loop multiplies by 0 (-0.3 becomes -0.0);
+    # nan stays nan
+    out = _vectorized_loop.elementwise(x.astype(work, copy=False),
+                                       formula(lambda a: np.where(np.isnan(a), a, work.type(0))),
+                                       formula(lambda a: a * work.type(0)), lanes=32 // x.dtype.itemsize)
     return result(out.astype(x.dtype, copy=False), SoftshrinkBackward0, (input,), saved=(input,),
                   lambd=lambd)
 
@@ -255,10 +262,9 @@ def _rrelu_backward(node_class, grad, x, noise, lower, upper, training):
     below 0; recorded as one operation."""
     g = grad._array
     if training:
-        slopes = noise._array
+        out = (g * noise._array).astype(g.dtype, copy=False)
     else:
-        slopes = np.where(x._array > 0, 1, (lower + upper) / 2)
-    out = (g * slopes).astype(g.dtype, copy=False)
+        out = np.where(x._array > 0, g, times_number(g, (lower + upper) / 2))
     return result(out, node_class, (grad, x), saved=(x, noise), lower=lower, upper=upper,
                   training=training)
 
@@ -326,7 +332,7 @@ def _rrelu_values(input, lower, upper, training, node_class):
         noise[below] = slopes.astype(x.dtype)
         out = np.where(below, x * noise, x).astype(x.dtype, copy=False)
     else:
-        out = np.where(x >= 0, x, x * x.dtype.type((lower + upper) / 2)).astype(x.dtype, copy=False)
+        out = np.where(x >= 0, x, times_number(x, (lower + upper) / 2)).astype(x.dtype, copy=False)
     noise = _wrap(noise)
     settings = dict(lower=lower, upper=upper, training=training)
     if node_class is RreluWithNoiseBackward1:      # in place: the input will be gone, save the result

@@ -23,6 +23,7 @@ from .._ops.pointwise import sigmoid, tanh, _sigmoid_array, _silu_array  # noqa:
 from .._ops.pointwise import backward_kernel_layout, sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, check_broadcasts_into, kernel_not_implemented
+from .._ops.pointwise import opmath_dtype, times_number
 from .._ops.linalg import addmm, matmul
 from .._ops.reduction import _mean_array, _sum_array
 from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
@@ -1157,11 +1158,11 @@ def _softplus_backward_formulas(dtype, beta, threshold):
 
 def softplus_backward(grad, x, beta=1.0, threshold=20.0):
     """grad * d softplus(x)/dx, recorded as one operation (SoftplusBackwardBackward0), as in PyTorch."""
-    dtype = x._array.dtype.type
-    if dtype in (np.float32, np.float64) and grad._array.dtype == dtype:
-        out = _vectorized_loop.elementwise_pair(grad._array, x._array,
-                                                *_softplus_backward_formulas(dtype, beta, threshold),
-                                                lanes=8 if dtype == np.float32 else 4)
+    dtype, work = x._array.dtype, opmath_dtype(x._array.dtype)   # (float16: in float32, rounded once)
+    if dtype.type in (np.float16, np.float32, np.float64) and grad._array.dtype == dtype:
+        out = _vectorized_loop.elementwise_pair(grad._array.astype(work, copy=False), x._array.astype(work, copy=False),
+                                                *_softplus_backward_formulas(work.type, beta, threshold),
+                                                lanes=32 // dtype.itemsize).astype(dtype, copy=False)
     else:
         slope, _ = _softplus_slope(x._array, beta, threshold)
         out = (grad._array * slope).astype(x._array.dtype, copy=False)
@@ -1180,14 +1181,9 @@ def softplus(input, beta=1, threshold=20):
         beta, threshold = as_number(beta), as_number(threshold)
     _check_floating_kernel(input, "softplus_cpu")
     x = input._array
-    if x.dtype in (np.float32, np.float64):
-        out = _vectorized_loop.elementwise(x, *_softplus_formulas(x.dtype.type, beta, threshold),
-                                           lanes=8 if x.dtype == np.float32 else 4)
-        return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
-    scaled = x * beta
-    # max(s, 0) + log(1 + e^-|s|) is log(1 + e^s) without overflow
-    smooth = (np.maximum(scaled, 0) + np.log1p(np.exp(-np.abs(scaled)))) / beta
-    out = np.where(scaled > threshold, x, smooth).astype(x.dtype, copy=False)
+    work = opmath_dtype(x.dtype)          # (float16: the float32 formulas, rounded once)
+    out = _vectorized_loop.elementwise(x.astype(work, copy=False), *_softplus_formulas(work.type, beta, threshold),
+                                       lanes=32 // x.dtype.itemsize).astype(x.dtype, copy=False)
     return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
 
 
@@ -1225,9 +1221,9 @@ class LeakyReluBackwardBackward0(Node):
 def leaky_relu_backward(grad, x, negative_slope):
     """grad * d leaky_relu(x)/dx, recorded as one operation (LeakyReluBackwardBackward0), as in
     PyTorch, so that create_graph=True sees that the gradient depends on x."""
-    slopes = np.where(x._array > 0, 1, negative_slope).astype(grad._array.dtype)
-    return result(grad._array * slopes, LeakyReluBackwardBackward0, (grad, x), saved=(x,),
-                  negative_slope=negative_slope)
+    g = grad._array
+    return result(np.where(x._array > 0, g, times_number(g, negative_slope)), LeakyReluBackwardBackward0,
+                  (grad, x), saved=(x,), negative_slope=negative_slope)
 
 
 def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBackward0):
@@ -1238,7 +1234,7 @@ def _leaky_relu_out_of_place(input, negative_slope=0.01, node_class=LeakyReluBac
     """
     _check_floating_kernel(input, "leaky_relu_cpu")
     x = input._array
-    out = np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+    out = np.where(x > 0, x, times_number(x, negative_slope)).astype(x.dtype, copy=False)
     if node_class is LeakyReluBackward1:      # in place: the input will be gone, save the result
         return save_result(result(out, LeakyReluBackward1, (input,), negative_slope=negative_slope))
     return result(out, node_class, (input,), saved=(input,), negative_slope=negative_slope)
