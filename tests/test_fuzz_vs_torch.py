@@ -2090,6 +2090,10 @@ def test_random_programs_match_pytorch(torch, program):
     # soft_margin_loss of a bool input: PyTorch's kernel fails at -input, before the target
     [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
      ("unary", "F_soft_margin_self", (1,), True, False)],
+    # scatter_reduce(..., "amax", include_self=False) of bools: a place starts from False (bool's
+    # lowest value), not from -inf made bool (True)
+    [("leaf", (3,), 0, False, True), ("unary", "isnan", (0,), True, False),
+     ("unary", "scatter_reduce_amax", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)
