@@ -923,7 +923,8 @@ def pow(input, exponent):
         elif exponent == 0.5 and a_arr.dtype in (np.float32, np.float64):
             # and x ** 0.5 as sqrt(x) (float16: pow): nan at -inf and -0 at -0, where pow gives
             # inf and 0. numpy 2.1 and later take that shortcut inside np.power too, 2.0 not.
-            out = np.sqrt(a_arr)
+            # (A negative number's nan is sqrt's, its sign bit clear: _square_root.)
+            out = _square_root(a_arr)
             out = row_major(out) if a_arr.flags.c_contiguous else like_its_input(out, a_arr)
         elif exponent in (2, 3, -1, -2) and a_arr.dtype.kind == "f":
             # PyTorch's own steps for these exponents (pow() rounds once, these twice):
