@@ -272,6 +272,7 @@ class Tensor:
     # outside inference mode may raise
     _counts_versions = False
     _detached_from = None         # detach(): weak reference to the root whose version it shares
+    _unsafe_piece = False         # a piece of unsafe_split/unsafe_chunk: its input's memory, no view
     _post_accumulate_grad_hooks = None   # hooks run after backward updated this leaf's .grad
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
     _zero_steps = False           # no elements, and steps of 0 that PyTorch reports (stride())

@@ -742,3 +742,17 @@ def test_sign_of_nans_outside_the_domain(torch, name, dtype, size):
         out = getattr(L, name)(L.tensor(data, dtype=getattr(L, dtype)))
         signs.append(np.signbit(out.numpy()).tolist())
     assert signs[0] == signs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("call", ["pow", "pow_", "**"])
+def test_sign_of_nans_of_a_square_root_by_pow(torch, dtype, call):
+    """x ** 0.5 is PyTorch's sqrt for float32 and float64: a negative number's NaN has its sign
+    bit clear (float16 goes through pow, whose NaN has it set)."""
+    data = np.array([-0.95, -2.0, 4.0, -np.inf, -0.0])
+    signs = []
+    for L in (minigrad, torch):
+        x = L.tensor(data, dtype=getattr(L, dtype))
+        out = {"pow": lambda: x.pow(0.5), "pow_": lambda: x.clone().pow_(0.5), "**": lambda: x ** 0.5}[call]()
+        signs.append(np.signbit(out.numpy()).tolist())
+    assert signs[0] == signs[1]

@@ -191,6 +191,17 @@ def _cpp_number(value):
     return f"{value:g}"
 
 
+def extremes(values):
+    """The smallest and largest of ``values`` (floats) as PyTorch's histogram finds them: with a
+    nan among them, both are the first nan, whose sign its message shows (numpy's min and max
+    may hand back a nan of another sign)."""
+    low, high = values.min(), values.max()
+    if np.isnan(low) or np.isnan(high):
+        first = float(values[np.isnan(values)][0])
+        return first, first
+    return float(low), float(high)
+
+
 def _signed_nan(value):
     """A double as C++'s ostream prints it, a nan with its sign (nan or -nan)."""
     if np.isnan(value):
@@ -473,7 +484,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
         elif values.size:
             if array.dtype.kind != "f":    # (PyTorch's step that finds the extremes takes floats only)
                 raise NotImplementedError(f"\"histogramdd\" not implemented for '{_type_name(array)}'")
-            low, high = float(values.min()), float(values.max())
+            low, high = extremes(values)
         else:
             low, high = 0.0, 1.0
         if not (np.isfinite(low) and np.isfinite(high)):

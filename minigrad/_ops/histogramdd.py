@@ -18,7 +18,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import attach_outputs
 from . import result, plain_output
-from .counting import _edges, _Histogram, _NotImplementedPair, refuse_histogram_of
+from .counting import _edges, _Histogram, _NotImplementedPair, _signed_nan, extremes, refuse_histogram_of
 from .reduction import return_types
 from .views import history_first
 from ..autograd.kernel_writes import kernel_writes
@@ -151,23 +151,18 @@ def _dimension_edges(values, bin_spec, range, dim, array):
     if range is not None:
         low, high = float(range[2 * dim]), float(range[2 * dim + 1])
     elif values.size:
-        low, high = float(values.min()), float(values.max())
+        low, high = extremes(values)
     else:
         low, high = 0.0, 1.0
     if not (np.isfinite(low) and np.isfinite(high)):
-        raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{_number(low)}, "
-                           f"{_number(high)}] is not finite")
+        raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{_signed_nan(low)}, "
+                           f"{_signed_nan(high)}] is not finite")
     if low > high:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max "
                            f"{high:g} for dimension {dim}")
     if low == high:                             # widened, as numpy does
         low, high = low - 0.5, high + 0.5
     return _edges(low, high, bin_spec, array.dtype), bin_spec
-
-
-def _number(value):
-    """A double as C++'s ostream prints it (6 significant digits; nan as nan here)."""
-    return "nan" if np.isnan(value) else f"{value:g}"
 
 
 def _positions(values, edges, near, dtype):

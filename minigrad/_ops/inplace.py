@@ -64,9 +64,11 @@ def check_inplace(tensor, overlap_ok=False, others=()):
 
 
 def _sees_memory_twice(tensor):
-    """A tensor check_inplace refuses to write: an expanded view (numpy's expand is read-only)."""
+    """A tensor check_inplace refuses to write: an expanded view (numpy's expand is read-only),
+    or a piece of one that unsafe_split/unsafe_chunk cut (not a view, but the same memory)."""
     return not tensor._array.flags.writeable or (
-        (tensor._base is not None or tensor._detached_from is not None) and _overlaps(tensor._array))
+        (tensor._base is not None or tensor._detached_from is not None or tensor._unsafe_piece)
+        and _overlaps(tensor._array))
 
 
 def arguments_before_overlap(tensor, trial, *others, always=False):

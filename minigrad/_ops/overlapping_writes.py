@@ -130,10 +130,8 @@ def scatter_reduced(target, dim, index, source, reduce, include_self):
 
     def write():
         if not include_self:
-            start = {"sum": 0, "mean": 0, "prod": 1,
-                     "amax": -np.inf if dtype.kind == "f" else np.iinfo(dtype).min,
-                     "amin": np.inf if dtype.kind == "f" else np.iinfo(dtype).max}[reduce]
-            fill = np.broadcast_to(np.asarray(start, dtype=dtype), index.shape)
+            from .scatter_reduce import starting_value      # (lazy: it imports this module's users)
+            fill = np.broadcast_to(np.asarray(starting_value(reduce, dtype), dtype=dtype), index.shape)
             target[...] = scattered(target, dim, index, fill, None)
         target[...] = scattered(target, dim, index, source, SCATTER_REDUCTIONS[reduce])
         if reduce == "mean":

@@ -65,7 +65,9 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     array = input._array
     if dtype is not None:
         out_dtype = dtype.numpy_dtype
-        if dtype is _dtype.bool_:
+        # (PyTorch fills a 0-d result with the input and leaves an empty one: only the kernel
+        # for the other tensors has no bool version)
+        if dtype is _dtype.bool_ and array.ndim and array.size:
             raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
     else:   # integers and bools add up as int64, like sum
         out_dtype = np.int64 if array.dtype.kind in "biu" else array.dtype
@@ -156,9 +158,9 @@ def cumprod(input, dim=None, dtype=None, *, axis=None):
     """
     dim_as_given = axis if dim is None else dim          # (grad_fn._saved_dim shows it)
     dim = _dim_argument(input, dim_as_given, "cumprod")
-    if dtype is _dtype.bool_:
-        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
     array = input._array
+    if dtype is _dtype.bool_ and array.ndim and array.size:   # (0-d and empty: as cumsum)
+        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
     out_dtype = dtype.numpy_dtype if dtype is not None else (
         np.int64 if array.dtype.kind in "biu" else array.dtype)
     # (a float32 running product kept in float64, rounded at each step, as PyTorch's CPU kernel)

@@ -39,14 +39,23 @@ _IDENTITY = {"sum": 0, "prod": 1, "mean": 0, "amax": -np.inf, "amin": np.inf}
 _COMBINE = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
 
 
+def starting_value(reduce, dtype):
+    """What a place starts from when its own value is left out: the reduction's identity in
+    ``dtype`` (for amax and amin the dtype's lowest and highest value: False and True for bool,
+    whose -inf would be True)."""
+    identity = _IDENTITY[reduce]
+    if dtype.kind in "iub" and not np.isfinite(identity):
+        if dtype.kind == "b":
+            return identity > 0
+        info = np.iinfo(dtype)
+        return info.min if identity < 0 else info.max
+    return identity
+
+
 def _reduce_into(out, places, values, reduce, include_self, counts_shape):
     """Combine ``values`` into ``out`` (in place) at ``places`` (numpy's index for ufunc.at)."""
     if not include_self:           # the places that receive a value start from the identity
-        identity = _IDENTITY[reduce]
-        if out.dtype.kind in "iu" and not np.isfinite(identity):
-            info = np.iinfo(out.dtype)
-            identity = info.min if identity < 0 else info.max
-        out[places] = identity
+        out[places] = starting_value(reduce, out.dtype)
     _COMBINE[reduce].at(out, places, values)
     if reduce == "mean":           # divided by how many arrived (and self, if included)
         count = np.full(counts_shape, 1 if include_self else 0, dtype=np.int64)

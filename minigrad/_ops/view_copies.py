@@ -290,6 +290,7 @@ def _unsafe(pieces, input, node_class):
     for piece in pieces:
         plain = plain_output(piece._array, input)
         plain._is_inference = piece._is_inference      # (pieces of an inference tensor are ones)
+        plain._unsafe_piece = True      # (PyTorch's overlap checks look at its memory all the same)
         if node is not None:
             plain._grad_fn, plain._output_nr = node, piece._output_nr
         if _DualLevel.open and _tangent_of(piece) is not None:

@@ -29,7 +29,7 @@ import re
 
 import numpy as np
 
-from ..autograd.graph import FREED, FREED_MESSAGE, Node, connect, gets_gradient_edge, keep_settings, _SETTINGS_KEPT_AS
+from ..autograd.graph import FREED, FREED_MESSAGE, InPlace, Node, connect, gets_gradient_edge, keep_settings, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import INFERENCE_SAVE_MESSAGE, _State
 from .._tensor import _wrap
 from . import result
@@ -293,7 +293,13 @@ def view_grad_fn(view):
     old_node, old_nr = view._grad_fn, view._output_nr
     root = view._base
     node = AsStridedBackward0()
-    connect(view, node, (root,))
+    # (PyTorch sets the new node as the view's history directly, without the check that refuses
+    # history to integers: a view of an integer base that x.lt_(y) gave history gets its node)
+    running, InPlace.running = InPlace.running, True
+    try:
+        connect(view, node, (root,))
+    finally:
+        InPlace.running = running
     keep_settings(node, {"base_array": root._array, "view_array": view._array})
     view._output_nr = 0
     view._attr_version = view._version_counter[0]

@@ -149,18 +149,21 @@ def _fit_to_recorded_shape(index, edge, grad):
     """The engine's first check, as PyTorch's: a starting gradient must fit the shape its
     output had when its node was recorded (it differs after an in-place ``squeeze_`` under
     no_grad; for a leaf, the shape it had when its AccumulateGrad was made); one that was
-    broadcast is summed back, anything else is refused."""
+    broadcast is summed back, anything else is refused; then the gradient of an integer
+    output (one that an in-place change gave history) fails PyTorch's assertion."""
     node, output_nr = edge
     if node is None:
         return grad
     shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
-    if grad._array.shape == shape:
-        return grad
-    fitted = engine.sum_to_shape(grad, shape)
-    if fitted is None:
-        raise RuntimeError(f"invalid gradient at index {index} - got {list(grad.shape)} but "
-                           f"expected shape compatible with {list(shape)}")
-    return fitted
+    if grad._array.shape != shape:
+        fitted = engine.sum_to_shape(grad, shape)
+        if fitted is None:
+            raise RuntimeError(f"invalid gradient at index {index} - got {list(grad.shape)} but "
+                               f"expected shape compatible with {list(shape)}")
+        grad = fitted
+    if node._num_outputs == 1 and node._output_dtype is not None:   # (an integer output that
+        engine.refuse_integer_gradient(node._output_dtype)          # x.lt_(y) gave history)
+    return grad
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):

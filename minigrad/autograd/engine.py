@@ -109,7 +109,8 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 # node, of its shape and dtype, is what arrived there (else add_to_buffer sums)
                 if next_node not in buffers and next_node._num_outputs == 1 and (
                         grad._array.shape == next_node._output_shape
-                        and grad._array.dtype is next_node._output_dtype):
+                        and grad._array.dtype is next_node._output_dtype
+                        and grad._array.dtype.kind in "fc"):    # (else refused: add_to_buffer)
                     buffers[next_node] = grad
                 else:
                     add_to_buffer(buffers, node, next_node, next_nrs[i], grad, create_graph, grad_inputs)
@@ -348,6 +349,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
     shape, dtype = (node._array.shape, node._array.dtype) if leaf else (node._output_shape, node._output_dtype)
     if array.shape != shape or (array.dtype is not dtype and array.dtype != dtype):
         grad = _fit_to_node(grad, node, output_nr, producer)
+    elif not leaf and node._num_outputs == 1:
+        refuse_integer_gradient(dtype)        # (an integer's gradient of the right dtype too)
     if leaf or node._num_outputs == 1:        # (its gradient kept bare: see starting_buffers)
         buffer, current = None, buffers.get(node)
         if current is None:                   # the first gradient to arrive at this node
@@ -405,8 +408,10 @@ def _gradient_shape_and_dtype(node, output_nr):
     gradient, for an edge that holds the leaf itself: graph.leaf_edge)."""
     if isinstance(node, Tensor):
         return node._array.shape, node._array.dtype
-    shape = node._output_shape if node._num_outputs == 1 else node._output_shapes[output_nr]
-    return shape, node._output_dtype
+    if node._num_outputs == 1:
+        return node._output_shape, node._output_dtype
+    dtypes = getattr(node, "_output_dtypes", None)      # (a custom Function's outputs may differ)
+    return node._output_shapes[output_nr], node._output_dtype if dtypes is None else dtypes[output_nr]
 
 
 def _fit_to_node(grad, node, output_nr, producer):
@@ -423,8 +428,21 @@ def _fit_to_node(grad, node, output_nr, producer):
                 f"{list(grad.shape)} but expected shape compatible with {list(shape)}")
         grad = fitted
     if dtype is not None and grad._array.dtype != dtype:
+        refuse_integer_gradient(dtype)
         grad = grad.to(from_numpy_dtype(dtype))
     return grad
+
+
+# PyTorch's engine casts each gradient to its tensor's dtype, then asserts that the dtype can
+# carry a gradient: an integer tensor that an in-place change gave history (x.lt_(y)) fails there
+_NOT_DIFFERENTIABLE = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at "/__w/pytorch/'
+                       'pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+
+def refuse_integer_gradient(dtype):
+    """PyTorch's assertion for a gradient cast to an integer or bool ``dtype`` (see above)."""
+    if dtype.kind not in "fc":
+        raise RuntimeError(_NOT_DIFFERENTIABLE)
 
 
 def sum_to_shape(grad, shape, in_pass=False):

@@ -1159,7 +1159,8 @@ def attach_outputs(node, outputs, shapes=None):
 class InPlace:
     """``running`` is True while an in-place operation computes its result (inplace.py): PyTorch
     moves the tensor's history to the new node there, without the dtype check below, so
-    ``i[mask] = v`` gives an integer ``i`` history when ``v`` requires grad."""
+    ``i[mask] = v`` gives an integer ``i`` history when ``v`` requires grad. (A view's node made
+    again after such a change is set the same way: views.view_grad_fn.)"""
     running = False
 
 

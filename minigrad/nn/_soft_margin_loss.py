@@ -19,7 +19,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result
-from .._ops.pointwise import add_number, check_broadcasts_into, div_by_number
+from .._ops.pointwise import NEGATIVE_BOOL_MESSAGE, add_number, check_broadcasts_into, div_by_number
 from .._ops.inplace import apply_inplace
 from .._tensor import Tensor, _wrap, shrunk_to_0d
 from .._creation import ones_like
@@ -130,7 +130,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     x, y = input._array, target._array
     # PyTorch's steps: -input written into a new tensor of input's shape and dtype, then
     # multiplied by target in place, e^ and log1p in place: so target may only broadcast
-    # into input's shape, and the result keeps input's dtype
+    # into input's shape, and the result keeps input's dtype (a bool input fails at -input,
+    # before target is looked at)
+    if x.dtype.kind == "b":
+        raise RuntimeError(NEGATIVE_BOOL_MESSAGE)
     check_broadcasts_into(input, target)
     if x.dtype.kind != "f":       # (an integer result of -input cannot take e^ or a float target)
         found = result_type(input, target)
