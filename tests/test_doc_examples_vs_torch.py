@@ -1,11 +1,20 @@
-"""PyTorch's own documentation examples, run unchanged under ``import minigrad as torch``.
+"""PyTorch's own documentation examples, and programs of ours on what its notes describe, run
+under ``import minigrad as torch`` and compared with PyTorch.
 
-The examples below are the ``Example::`` / ``>>>`` blocks of PyTorch 2.13's docstrings
-(torch/autograd/*.py, torch/_tensor.py, torch/_tensor_docs.py, torch/utils/checkpoint.py,
-torch/_functorch/*.py behind torch.func, torch/nn/utils/*.py) and the code of the notes
-"Autograd mechanics" and "Extending PyTorch", kept as the docs have them. Where a doc uses a
-name it never defines (``input``, ``x``, ``f``), one line defines it; random inputs come from
+The repository holds no copy of PyTorch's examples: ``DOC_EXAMPLES`` names, for each one, the
+object whose docstring has it (a dotted path such as ``torch.func.jacrev``) and which of its
+``>>>`` blocks (or ``.. code-block:: python`` blocks) to take; the text is read at test time from
+the installed PyTorch's ``__doc__`` and its code extracted by ``doc_blocks``. An entry may add
+lines of ours before or after (a name the doc never defines, an expression whose value we want
+shown) and drop the doc's statements matching a pattern (CUDA lines). Random inputs come from
 ``torch.manual_seed(0)``, which both libraries follow with the same numbers.
+
+The notes pages (autograd mechanics, extending PyTorch, extending torch.func) are not in the
+wheel; the sessions registered with ``example`` (in ``EXAMPLES``) are short programs written
+here, with names of our own, that exercise what they describe: custom Functions with
+setup_context, save_for_backward, mark_dirty, mark_non_differentiable, once_differentiable, the
+vjp alias, a vmap staticmethod and generate_vmap_rule, forward-mode AD with dual numbers, saved
+tensor hooks, grad modes and the in-place correctness check.
 
 Each example runs as a session at the interactive prompt would run it, once with ``torch``
 bound to PyTorch and once bound to minigrad: every expression statement prints its repr, an
@@ -17,6 +26,8 @@ scientific notation, show the last bits of a different order of summation).
 """
 import ast
 import contextlib
+import importlib
+import inspect
 import io
 import math
 import os
@@ -35,7 +46,7 @@ EXAMPLES = {}
 
 
 def example(name, text):
-    """Register one documentation example (doctest text, ``>>>``/``...`` prompts) by name."""
+    """Register one program of ours (doctest text, ``>>>``/``...`` prompts) by name."""
     assert name not in EXAMPLES, name
     EXAMPLES[name] = text
 
@@ -169,1865 +180,502 @@ def assert_same_transcript(ours, theirs):
     assert same, "transcripts differ:\n--- minigrad ---\n" + ours + "\n--- torch ---\n" + theirs
 
 
-# ================================================================================================
-# torch/autograd/function.py
-# ================================================================================================
 
-example("function_save_for_backward", """
-    >>> from torch.autograd import Function
+# --- examples read from the installed PyTorch's docstrings ---------------------------------------
+
+DOC_EXAMPLES = {}
+
+
+def doc_example(name, path, blocks=(0,), before="", after="", drop=None, code_block=False):
+    """Register the ``>>>`` blocks ``blocks`` of the docstring of ``path`` (one dotted path or a
+    tuple of them, block 0 of each), with our lines ``before``/``after`` and the doc's lines
+    matching the regular expression ``drop`` left out; with ``code_block``, the docstring's
+    ``.. code-block:: python`` blocks instead of its ``>>>`` blocks."""
+    assert name not in DOC_EXAMPLES and name not in EXAMPLES, name
+    DOC_EXAMPLES[name] = (path, tuple(blocks), before, after, drop, code_block)
+
+
+def doc_blocks(doc):
+    """The code of each example block of a docstring, as a list of lines, each with its prompt
+    (``">>> "`` or ``"... "``) first. A block is a run of ``>>>``/``...`` lines with their output
+    lines (dropped) and blank lines; a prose line after a blank line ends it."""
+    blocks, current, after_blank = [], None, True
+    for line in inspect.cleandoc(doc).split("\n"):
+        stripped = line.strip()
+        if stripped in (">>>", "...") or stripped.startswith((">>> ", "... ")):
+            if current is None:
+                current = []
+                blocks.append(current)
+            current.append(stripped[:3] + " " + line[line.index(stripped[:3]) + 4:])
+            after_blank = False
+        elif not stripped:
+            after_blank = True
+        else:
+            if after_blank:
+                current = None
+            after_blank = False
+    return blocks
+
+
+def doc_code_blocks(doc):
+    """The code of each ``.. code-block:: python`` of a docstring, in the form of doc_blocks."""
+    blocks, current, indent = [], None, None
+    for line in inspect.cleandoc(doc).split("\n"):
+        stripped = line.strip()
+        depth = len(line) - len(line.lstrip())
+        if stripped == ".. code-block:: python":
+            current, indent = [], depth
+            blocks.append(current)
+        elif current is not None and stripped and depth <= indent:
+            current = None
+        elif current is not None and (stripped or current):
+            current.append(">>> " + line[indent + 4:])
+    return blocks
+
+
+def _resolve(path):
+    module, _, rest = path.partition(".")
+    obj = importlib.import_module(module)
+    for part in rest.split(".") if rest else ():
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            obj = importlib.import_module(f"{obj.__name__}.{part}")
+    return obj
+
+
+def doc_example_text(name):
+    """The session text of a registered docstring example, read from the installed PyTorch. A
+    ``>>>`` line goes with the ``...`` lines that continue it if any of them matches ``drop``."""
+    import_torch()
+    path, blocks, before, after, drop, code_block = DOC_EXAMPLES[name]
+    lines = [">>> " + line for line in before.split("\n")] if before else []
+    for p in (path if isinstance(path, tuple) else (path,)):
+        found = (doc_code_blocks if code_block else doc_blocks)(_resolve(p).__doc__)
+        for i in (blocks if isinstance(path, str) else (0,)):
+            statements = []                 # a >>> line with the ... lines that continue it
+            for line in found[i]:
+                if line.startswith(">>>") or not statements:
+                    statements.append([])
+                statements[-1].append(line)
+            for statement in statements:
+                if not (drop and any(re.search(drop, line[4:]) for line in statement)):
+                    lines += statement
+    lines += [">>> " + line for line in after.split("\n")] if after else []
+    return "\n".join(lines)
+
+
+doc_example('function_save_for_backward', 'torch.autograd.Function.save_for_backward',
+            before='from torch.autograd import Function\n'
+                   'from torch.autograd.function import once_differentiable',
+            after='d\n'
+                  'd.backward()')
+doc_example('function_once_differentiable_double_backward', 'torch.autograd.Function.save_for_backward',
+            before='from torch.autograd import Function\n'
+                   'from torch.autograd.function import once_differentiable',
+            after='d.grad_fn.needs_input_grad, d.grad_fn.saved_tensors, d.grad_fn.z\n'
+                  'ga, gb = torch.autograd.grad(d, (a, b), create_graph=True)\n'
+                  'ga, gb\n'
+                  'ga.backward()\n'
+                  'torch.autograd.gradcheck(lambda x, y: Func.apply(x, y, 4), (a, b))\n'
+                  'torch.autograd.gradgradcheck(lambda x, y: Func.apply(x, y, 4), (a, b), raise_exception=False)')
+# The installed docstring indents its session lines into the class body: they are dropped, and
+# a session of ours with other names uses the class.
+doc_example('function_save_for_forward', 'torch.autograd.Function.save_for_forward',
+            before='import torch.autograd.forward_ad as fwAD',
+            drop=r'^    ([atbc]|with|print)\b|^        (a_dual|d) =',
+            after='u = torch.tensor(1., requires_grad=True, dtype=torch.double)\n'
+                  'v = torch.tensor(2., requires_grad=True, dtype=torch.double)\n'
+                  'with fwAD.dual_level():\n'
+                  '    out = Func.apply(fwAD.make_dual(u, torch.ones((), dtype=torch.double)), v, 3)\n'
+                  '    print(fwAD.unpack_dual(out))\n'
+                  'out.backward()')
+doc_example('function_mark_dirty', 'torch.autograd.Function.mark_dirty',
+            before='from torch.autograd import Function\n'
+                   'from torch.autograd.function import once_differentiable')
+doc_example('function_mark_non_differentiable', 'torch.autograd.Function.mark_non_differentiable',
+            before='from torch.autograd import Function\n'
+                   'from torch.autograd.function import once_differentiable',
+            after='x = torch.randn(5, requires_grad=True)\n'
+                  'sorted, idx = Func.apply(x)\n'
+                  'sorted, idx\n'
+                  '(sorted * torch.arange(5.)).sum().backward()')
+doc_example('function_set_materialize_grads', 'torch.autograd.Function.set_materialize_grads',
+            before='from torch.autograd import Function\n'
+                   'from torch.autograd.function import once_differentiable',
+            after='b.backward()\n'
+                  'a.grad\n'
+                  's1, _ = SimpleFunc.apply(a)\n'
+                  's1.backward()')
+doc_example('function_exp', 'torch.autograd.Function',
+            before='from torch.autograd import Function\ninput = torch.randn(3, requires_grad=True)',
+            after='output\noutput.sum().backward()')
+doc_example('graph_node_name', 'torch.autograd.graph.Node.name')
+doc_example('graph_node_register_hook', 'torch.autograd.graph.Node.register_hook')
+doc_example('graph_node_register_prehook', 'torch.autograd.graph.Node.register_prehook')
+doc_example('graph_saved_tensors_hooks', 'torch.autograd.graph.saved_tensors_hooks')
+doc_example('graph_disable_saved_tensors_hooks', 'torch.autograd.graph.disable_saved_tensors_hooks')
+doc_example('graph_register_multi_grad_hook', 'torch.autograd.graph.register_multi_grad_hook')
+doc_example('graph_allow_mutation_on_saved_tensors', 'torch.autograd.graph.allow_mutation_on_saved_tensors')
+doc_example('grad_mode_no_grad', 'torch.autograd.no_grad')
+doc_example('grad_mode_enable_grad', 'torch.autograd.enable_grad')
+doc_example('grad_mode_set_grad_enabled', 'torch.autograd.set_grad_enabled',
+            after='_ = torch.set_grad_enabled(True)')  # (the doc leaves grad mode off)
+doc_example('grad_mode_inference_mode', 'torch.autograd.inference_mode')
+doc_example('grad_mode_enforce_grad_layout_policy', 'torch.autograd.enforce_grad_layout_policy',
+            after='p.grad.stride()\n'
+                  "del p  # (its values are torch.empty's: whatever the memory held)")
+doc_example('anomaly_detect_anomaly', 'torch.autograd.detect_anomaly')
+doc_example('forward_ad_dual_level', 'torch.autograd.forward_ad.dual_level',
+            before='from torch.autograd.forward_ad import dual_level, make_dual, unpack_dual\n'
+                   'your_fn = lambda t: t * 2',
+            after='x = torch.tensor([1.])\nx_t = torch.tensor([1.])\nwith dual_level():\n'
+                  '    out = your_fn(make_dual(x, x_t))\n    _, grad = unpack_dual(out)\n'
+                  'grad is None\n_, grad_after = unpack_dual(out)\ngrad_after is None')
+doc_example('functional_vjp', 'torch.autograd.functional.vjp',
+            before='from torch.autograd.functional import vjp')
+doc_example('functional_jvp', 'torch.autograd.functional.jvp',
+            before='from torch.autograd.functional import jvp')
+doc_example('functional_jacobian', 'torch.autograd.functional.jacobian',
+            before='from torch.autograd.functional import jacobian')
+doc_example('functional_hessian', 'torch.autograd.functional.hessian',
+            before='from torch.autograd.functional import hessian')
+doc_example('functional_vhp', 'torch.autograd.functional.vhp',
+            before='from torch.autograd.functional import vhp')
+doc_example('functional_hvp', 'torch.autograd.functional.hvp',
+            before='from torch.autograd.functional import hvp')
+doc_example('tensor_register_hook', 'torch.Tensor.register_hook', blocks=(0, 1))
+doc_example('tensor_register_post_accumulate_grad_hook', 'torch.Tensor.register_post_accumulate_grad_hook')
+doc_example('tensor_dim_order', 'torch.Tensor.dim_order')
+doc_example('tensor_requires_grad_', 'torch.Tensor.requires_grad_',
+            before='preprocess = lambda t: (t - t.mean()) / t.std()')
+doc_example('tensor_item_tolist_new_tensor', ('torch.Tensor.item', 'torch.Tensor.tolist',
+                                               'torch.Tensor.new_tensor', 'torch.tensor'), drop='cuda')
+doc_example('tensor_from_numpy_as_tensor', 'torch.as_tensor', before='import numpy', drop='cuda')
+doc_example('func_vmap_batched_dot', 'torch.func.vmap')
+doc_example('func_vmap_model', 'torch.func.vmap', blocks=(1,), after='result')
+doc_example('func_vmap_jacobian_rows', 'torch.func.vmap', blocks=(2,), after='jacobian')
+doc_example('func_vmap_nested_in_dims_out_dims_kwargs', 'torch.func.vmap',
+            blocks=(3, 4, 5, 6, 7, 8))
+doc_example('func_grad', 'torch.func.grad', after='cos_x, neg_sin_x')
+doc_example('func_grad_has_aux', 'torch.func.grad', blocks=(2,), after='out')
+doc_example('func_vjp', 'torch.func.vjp', blocks=(0, 1, 2, 3, 4), after='vjps')
+doc_example('func_jacrev', 'torch.func.jacrev', blocks=(0, 1, 2, 3, 4, 5), after='jacobian')
+doc_example('func_jvp', 'torch.func.jvp', blocks=(0, 1), after='value, grad, output')
+doc_example('func_jacfwd', 'torch.func.jacfwd', blocks=(0, 1, 2, 3, 4, 5), after='jacobian')
+doc_example('func_hessian', 'torch.func.hessian', after='hess')
+doc_example('func_linearize', 'torch.func.linearize')
+doc_example('nn_utils_weight_norm', 'torch.nn.utils.parametrizations.weight_norm',
+            before='from torch import nn\n'
+                   'from torch.nn.utils.parametrizations import weight_norm')
+doc_example('nn_utils_spectral_norm', 'torch.nn.utils.parametrizations.spectral_norm',
+            before='from torch import nn\n'
+                   'from torch.nn.utils.parametrizations import spectral_norm')
+# Tensor.is_leaf's example makes b, d, e and f with CUDA: its lines on a and c only.
+doc_example('tensor_is_leaf', 'torch.Tensor.is_leaf', drop=r'cuda|[bdef]\.is_leaf')
+
+# Entries whose doc uses names it never defines: ours come first (``before``).
+doc_example('forward_ad_make_dual', 'torch.autograd.forward_ad.make_dual',
+            before='from torch.autograd.forward_ad import dual_level, make_dual, unpack_dual\n'
+                   'x = torch.randn(3)\nv = torch.ones(3)\nf = torch.sin', after='y, jvp')
+doc_example('forward_ad_unpack_dual', 'torch.autograd.forward_ad.unpack_dual',
+            before='from torch.autograd.forward_ad import dual_level, make_dual, unpack_dual\n'
+                   'x = torch.randn(3)\nx_t = torch.randn(3)\nf = torch.sin', after='y, jvp')
+doc_example('func_grad_under_no_grad', 'torch.func.grad', blocks=(3, 4),
+            before='from torch.func import grad\nx = torch.randn([])', after='grad(f)(x)')
+doc_example('func_vjp_under_no_grad', 'torch.func.vjp', blocks=(5, 6),
+            before='from torch.func import vjp\nx = torch.randn([])',
+            after='with torch.no_grad():\n    out, fn = vjp(f, x)\nout, fn(torch.tensor(1.))')
+doc_example('func_jacrev_under_no_grad', 'torch.func.jacrev', blocks=(6, 7),
+            before='from torch.func import jacrev\nx = torch.randn(3)', after='jacrev(f)(x)')
+doc_example('checkpoint_set_checkpoint_early_stop', 'torch.utils.checkpoint.set_checkpoint_early_stop',
+            before='from torch.utils.checkpoint import checkpoint, set_checkpoint_early_stop\n'
+                   'fn = lambda x: x.sin().exp()\ninputs = torch.randn(3, requires_grad=True)',
+            after='out = checkpoint(fn, inputs, use_reentrant=False)\nout.sum().backward()\n'
+                  'inputs.grad')
+_FOO_BUFFER = """from {module} import functional_call
+class Foo(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("foo", torch.zeros(()))
+    def forward(self, x):
+        self.foo = self.foo + 1
+        return x + self.foo"""
+doc_example('func_functional_call_buffer', 'torch.func.functional_call',
+            before=_FOO_BUFFER.format(module='torch.func'))
+doc_example('nn_utils_stateless_functional_call', 'torch.nn.utils.stateless.functional_call',
+            before=_FOO_BUFFER.format(module='torch.nn.utils.stateless'))
+doc_example('func_functional_call_tied', 'torch.func.functional_call', blocks=(1,), before="""\
+from torch.func import functional_call
+class Foo(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.foo = torch.nn.Parameter(torch.ones(()))
+        self.foo_tied = self.foo
+    def forward(self, x):
+        return x + self.foo + self.foo_tied""")
+doc_example('func_functional_call_grad_weights', 'torch.func.functional_call', blocks=(2,), before="""\
+from torch.func import functional_call, grad
+model = torch.nn.Linear(3, 2)
+x = torch.randn(4, 3)
+t = torch.randn(4, 2)
+def compute_loss(params, x, t):
+    return torch.nn.functional.mse_loss(functional_call(model, params, x), t)""",
+            after="grad_weights\ngrad_weights['weight'].grad_fn")
+doc_example('nn_utils_register_parametrization', 'torch.nn.utils.parametrize.register_parametrization')
+doc_example('nn_utils_orthogonal', 'torch.nn.utils.parametrizations.orthogonal', drop=r'^torch\.dist',
+            before='from torch import nn\nfrom torch.nn.utils.parametrizations import orthogonal',
+            after='torch.dist(Q.T @ Q, torch.eye(20)) < 1e-5')  # (the distance's last bits differ)
+# skip_init's weights are uninitialized memory: their shapes are shown instead.
+doc_example('nn_utils_skip_init', 'torch.nn.utils.skip_init', drop=r'^m2?\.weight$',
+            after='m.weight.shape, m.weight.requires_grad\nm2.weight.shape, m2.weight.requires_grad')
+doc_example('func_stack_module_state', 'torch.func.stack_module_state', code_block=True,
+            before='from torch.func import stack_module_state, vmap',
+            after='output[:, :2], params, buffers')
+doc_example('func_stack_module_state_submodules', 'torch.func.stack_module_state', code_block=True,
+            blocks=(1,), before='from torch.func import stack_module_state')
+# Left out: save_on_cpu's example needs CUDA tensors. The per-example gradients of grad's docstring
+# (vmap(grad(compute_loss), in_dims=(None, 0, 0))) are PyTorch's values, but minigrad differentiates
+# below the batch (README, "Not the same as PyTorch yet"): their grad_fn is SqueezeBackward1 where
+# PyTorch's is MulBackward0, and a zero prints as 0. where PyTorch's is -0. The examples of
+# checkpoint_sequential and parametrize.cached are stubs with ``...``, not runnable.
+
+
+# --- our own programs on what the notes pages describe ------------------------------------------
+# The notes "Autograd mechanics", "Extending PyTorch", "Extending torch.func with
+# autograd.Function" and the torch.autograd reference page are not in the wheel; these sessions
+# are written here, with names of our own, to exercise what they describe.
+
+example("own_function_setup_context", """
     >>> from torch.autograd.function import once_differentiable
-    >>> class Func(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x: torch.Tensor, y: torch.Tensor, z: int):
-    >>>         w = x * z
-    >>>         out = x * y + y * z + w * y
-    >>>         ctx.save_for_backward(x, y, w, out)
-    >>>         ctx.z = z  # z is not a tensor
-    >>>         return out
-    >>>
-    >>>     @staticmethod
-    >>>     @once_differentiable
-    >>>     def backward(ctx, grad_out):
-    >>>         x, y, w, out = ctx.saved_tensors
-    >>>         z = ctx.z
-    >>>         gx = grad_out * (y + y * z)
-    >>>         gy = grad_out * (x + z + w)
-    >>>         gz = None
-    >>>         return gx, gy, gz
-    >>>
-    >>> a = torch.tensor(1., requires_grad=True, dtype=torch.double)
-    >>> b = torch.tensor(2., requires_grad=True, dtype=torch.double)
-    >>> c = 4
-    >>> d = Func.apply(a, b, c)
-    >>> d
-    >>> d.backward()
+    >>> class ScaledSquare(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(u, k):
+    ...         return u * u * k
+    ...     @staticmethod
+    ...     def setup_context(ctx, inputs, output):
+    ...         u, k = inputs
+    ...         ctx.save_for_backward(u)
+    ...         ctx.k = k
+    ...     @staticmethod
+    ...     @once_differentiable
+    ...     def backward(ctx, g):
+    ...         u, = ctx.saved_tensors
+    ...         return 2 * ctx.k * u * g, None
+    >>> p = torch.randn(4, dtype=torch.double, requires_grad=True)
+    >>> q = ScaledSquare.apply(p, 3.0)
+    >>> q
+    >>> (gp,) = torch.autograd.grad(q.sum(), p, create_graph=True)
+    >>> gp
+    >>> gp.sum().backward()
+    >>> torch.autograd.gradcheck(lambda u: ScaledSquare.apply(u, 3.0), (p,))
 """)
 
-# extending.rst, step 3: "With this decorator, attempts to perform double backward through your
-# function will produce an error." (the Func of save_for_backward's docstring)
-example("function_once_differentiable_double_backward", """
-    >>> from torch.autograd import Function
-    >>> from torch.autograd.function import once_differentiable
-    >>> class Func(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x: torch.Tensor, y: torch.Tensor, z: int):
-    >>>         w = x * z
-    >>>         out = x * y + y * z + w * y
-    >>>         ctx.save_for_backward(x, y, w, out)
-    >>>         ctx.z = z  # z is not a tensor
-    >>>         return out
-    >>>
-    >>>     @staticmethod
-    >>>     @once_differentiable
-    >>>     def backward(ctx, grad_out):
-    >>>         x, y, w, out = ctx.saved_tensors
-    >>>         z = ctx.z
-    >>>         gx = grad_out * (y + y * z)
-    >>>         gy = grad_out * (x + z + w)
-    >>>         gz = None
-    >>>         return gx, gy, gz
-    >>>
-    >>> a = torch.tensor(1., requires_grad=True, dtype=torch.double)
-    >>> b = torch.tensor(2., requires_grad=True, dtype=torch.double)
-    >>> d = Func.apply(a, b, 4)
-    >>> d.grad_fn.needs_input_grad, d.grad_fn.saved_tensors, d.grad_fn.z
-    >>> ga, gb = torch.autograd.grad(d, (a, b), create_graph=True)
-    >>> ga, gb
-    >>> ga.backward()
-    >>> torch.autograd.gradcheck(lambda x, y: Func.apply(x, y, 4), (a, b))
-    >>> torch.autograd.gradgradcheck(lambda x, y: Func.apply(x, y, 4), (a, b), raise_exception=False)
+example("own_function_vjp_alias_and_non_differentiable", """
+    >>> class HalfAndSign(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, u):
+    ...         s = torch.sign(u)
+    ...         ctx.mark_non_differentiable(s)
+    ...         return u / 2, s
+    ...     @staticmethod
+    ...     def vjp(ctx, g_half, g_sign):
+    ...         return g_half / 2
+    >>> p = torch.tensor([-1.5, 0.0, 2.0], requires_grad=True)
+    >>> h, s = HalfAndSign.apply(p)
+    >>> h, s, s.requires_grad
+    >>> (h * 4).sum().backward()
+    >>> HalfAndSign.backward is HalfAndSign.vjp
 """)
 
-example("function_save_for_forward", """
-    >>> import torch.autograd.forward_ad as fwAD
-    >>> class Func(torch.autograd.Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x: torch.Tensor, y: torch.Tensor, z: int):
-    >>>         ctx.save_for_backward(x, y)
-    >>>         ctx.save_for_forward(x, y)
-    >>>         ctx.z = z
-    >>>         return x * y * z
-    >>>
-    >>>     @staticmethod
-    >>>     def jvp(ctx, x_t, y_t, _):
-    >>>         x, y = ctx.saved_tensors
-    >>>         z = ctx.z
-    >>>         return z * (y * x_t + x * y_t)
-    >>>
-    >>>     @staticmethod
-    >>>     def vjp(ctx, grad_out):
-    >>>         x, y = ctx.saved_tensors
-    >>>         z = ctx.z
-    >>>         return z * grad_out * y, z * grad_out * x, None
-    >>>
-    >>> a = torch.tensor(1., requires_grad=True, dtype=torch.double)
-    >>> t = torch.tensor(1., dtype=torch.double)
-    >>> b = torch.tensor(2., requires_grad=True, dtype=torch.double)
-    >>> c = 4
-    >>>
-    >>> with fwAD.dual_level():
-    >>>     a_dual = fwAD.make_dual(a, t)
-    >>>     d = Func.apply(a_dual, b, c)
-    >>>     print(fwAD.unpack_dual(d))
-    >>> d.backward()
+example("own_function_mark_dirty", """
+    >>> class AddOneInPlace(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, u):
+    ...         u.add_(1)
+    ...         ctx.mark_dirty(u)
+    ...         return u
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         return g
+    >>> leaf = torch.ones(3, requires_grad=True)
+    >>> AddOneInPlace.apply(leaf)
+    >>> base = torch.zeros(3, requires_grad=True)
+    >>> m = base * 2
+    >>> r = AddOneInPlace.apply(m)
+    >>> r is m, m._version
+    >>> (r * r).sum().backward()
+    >>> class Forgetful(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, u):
+    ...         u.mul_(2)
+    ...         return u
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         return 2 * g
+    >>> Forgetful.apply(base.clone())
 """)
 
-example("function_mark_dirty", """
-    >>> from torch.autograd import Function
-    >>> from torch.autograd.function import once_differentiable
-    >>> class Inplace(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x):
-    >>>         x_npy = x.numpy() # x_npy shares storage with x
-    >>>         x_npy += 1
-    >>>         ctx.mark_dirty(x)
-    >>>         return x
-    >>>
-    >>>     @staticmethod
-    >>>     @once_differentiable
-    >>>     def backward(ctx, grad_output):
-    >>>         return grad_output
-    >>>
-    >>> a = torch.tensor(1., requires_grad=True, dtype=torch.double).clone()
-    >>> b = a * a
-    >>> Inplace.apply(a)  # This would lead to wrong gradients!
-    >>>                   # but the engine would not know unless we mark_dirty
-    >>> b.backward() # RuntimeError: one of the variables needed for gradient
-    >>>              # computation has been modified by an inplace operation
-""")
-
-example("function_mark_non_differentiable", """
-    >>> from torch.autograd import Function
-    >>> from torch.autograd.function import once_differentiable
-    >>> class Func(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x):
-    >>>         sorted, idx = x.sort()
-    >>>         ctx.mark_non_differentiable(idx)
-    >>>         ctx.save_for_backward(x, idx)
-    >>>         return sorted, idx
-    >>>
-    >>>     @staticmethod
-    >>>     @once_differentiable
-    >>>     def backward(ctx, g1, g2):  # still need to accept g2
-    >>>         x, idx = ctx.saved_tensors
-    >>>         grad_input = torch.zeros_like(x)
-    >>>         grad_input.index_add_(0, idx, g1)
-    >>>         return grad_input
-    >>> x = torch.randn(5, requires_grad=True)
-    >>> sorted, idx = Func.apply(x)
-    >>> sorted, idx
-    >>> (sorted * torch.arange(5.)).sum().backward()
-""")
-
-example("function_set_materialize_grads", """
-    >>> from torch.autograd import Function
-    >>> from torch.autograd.function import once_differentiable
-    >>> class SimpleFunc(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x):
-    >>>         return x.clone(), x.clone()
-    >>>
-    >>>     @staticmethod
-    >>>     @once_differentiable
-    >>>     def backward(ctx, g1, g2):
-    >>>         return g1 + g2  # No check for None necessary
-    >>>
-    >>> # We modify SimpleFunc to handle non-materialized grad outputs
-    >>> class Func(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, x):
-    >>>         ctx.set_materialize_grads(False)
-    >>>         ctx.save_for_backward(x)
-    >>>         return x.clone(), x.clone()
-    >>>
-    >>>     @staticmethod
-    >>>     @once_differentiable
-    >>>     def backward(ctx, g1, g2):
-    >>>         x, = ctx.saved_tensors
-    >>>         grad_input = torch.zeros_like(x)
-    >>>         if g1 is not None:  # We must check for None now
-    >>>             grad_input += g1
-    >>>         if g2 is not None:
-    >>>             grad_input += g2
-    >>>         return grad_input
-    >>>
-    >>> a = torch.tensor(1., requires_grad=True)
-    >>> b, _ = Func.apply(a)  # induces g2 to be undefined
-    >>> b.backward()
-    >>> a.grad
-    >>> s1, _ = SimpleFunc.apply(a)
-    >>> s1.backward()
-""")
-
-example("function_exp", """
-    >>> from torch.autograd import Function
-    >>> class Exp(Function):
-    >>>     @staticmethod
-    >>>     def forward(ctx, i):
-    >>>         result = i.exp()
-    >>>         ctx.save_for_backward(result)
-    >>>         return result
-    >>>
-    >>>     @staticmethod
-    >>>     def backward(ctx, grad_output):
-    >>>         result, = ctx.saved_tensors
-    >>>         return grad_output * result
-    >>>
-    >>> # Use it by calling the apply method:
-    >>> input = torch.randn(3, requires_grad=True)
-    >>> output = Exp.apply(input)
-    >>> output
-    >>> output.sum().backward()
-""")
-
-# ================================================================================================
-# torch/autograd/graph.py
-# ================================================================================================
-
-example("graph_node_name", """
-    >>> import torch
-    >>> a = torch.tensor([0., 0., 0.], requires_grad=True)
-    >>> b = a.clone()
-    >>> assert isinstance(b.grad_fn, torch.autograd.graph.Node)
-    >>> print(b.grad_fn.name())
-""")
-
-example("graph_node_register_hook", """
-    >>> import torch
-    >>> a = torch.tensor([0., 0., 0.], requires_grad=True)
-    >>> b = a.clone()
-    >>> assert isinstance(b.grad_fn, torch.autograd.graph.Node)
-    >>> handle = b.grad_fn.register_hook(lambda gI, gO: (gO[0] * 2,))
-    >>> b.sum().backward(retain_graph=True)
-    >>> print(a.grad)
-    >>> handle.remove() # Removes the hook
-    >>> a.grad = None
-    >>> b.sum().backward(retain_graph=True)
-    >>> print(a.grad)
-""")
-
-example("graph_node_register_prehook", """
-    >>> a = torch.tensor([0., 0., 0.], requires_grad=True)
-    >>> b = a.clone()
-    >>> assert isinstance(b.grad_fn, torch.autograd.graph.Node)
-    >>> handle = b.grad_fn.register_prehook(lambda gI: (gI[0] * 2,))
-    >>> b.sum().backward(retain_graph=True)
-    >>> print(a.grad)
-    >>> handle.remove()
-    >>> a.grad = None
-    >>> b.sum().backward(retain_graph=True)
-    >>> print(a.grad)
-""")
-
-example("graph_saved_tensors_hooks", """
-    >>> def pack_hook(x):
-    ...     print("Packing", x)
-    ...     return x.detach()
-    >>>
-    >>> def unpack_hook(x):
-    ...     print("Unpacking", x)
-    ...     return x
-    >>>
-    >>> a = torch.ones(5, requires_grad=True)
-    >>> b = torch.ones(5, requires_grad=True) * 2
-    >>> with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
-    ...     y = a * b
-    >>> y.sum().backward()
-""")
-
-# save_on_cpu's example needs CUDA tensors (device="cuda"): left out.
-
-example("graph_disable_saved_tensors_hooks", """
-    >>> message = "saved tensors default hooks are disabled"
-    >>> with torch.autograd.graph.disable_saved_tensors_hooks(message):
-    ...     # Raises RuntimeError: saved tensors default hooks are disabled
-    ...     with torch.autograd.graph.save_on_cpu():
+example("own_function_vmap_staticmethod", """
+    >>> from torch.func import vmap, grad
+    >>> class Cube(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(u):
+    ...         return u ** 3, 3 * u ** 2
+    ...     @staticmethod
+    ...     def setup_context(ctx, inputs, output):
+    ...         ctx.save_for_backward(output[1])
+    ...     @staticmethod
+    ...     def backward(ctx, g, g_slope):
+    ...         slope, = ctx.saved_tensors
+    ...         return g * slope
+    ...     @staticmethod
+    ...     def vmap(info, in_dims, u):
+    ...         print("batch", info.batch_size, in_dims)
+    ...         return Cube.apply(u.movedim(in_dims[0], 0)), (0, 0)
+    >>> xs = torch.randn(2, 3)
+    >>> vmap(lambda u: Cube.apply(u)[0], in_dims=1)(xs)
+    >>> grad(lambda u: Cube.apply(u)[0])(torch.tensor(2.))
+    >>> class Twice(torch.autograd.Function):
+    ...     generate_vmap_rule = True
+    ...     @staticmethod
+    ...     def forward(u):
+    ...         return u * 2
+    ...     @staticmethod
+    ...     def setup_context(ctx, inputs, output):
     ...         pass
+    ...     @staticmethod
+    ...     def backward(ctx, g):
+    ...         return g * 2
+    >>> vmap(Twice.apply)(xs)
+    >>> vmap(grad(lambda u: Twice.apply(u).sum()))(xs)
 """)
 
-example("graph_register_multi_grad_hook", """
-    >>> import torch
-    >>>
-    >>> a = torch.rand(2, 3, requires_grad=True)
-    >>> b = torch.rand(2, 3, requires_grad=True)
-    >>> c = a * b
-    >>> d = a * b
-    >>>
-    >>> def fn(grads):
-    ...     print([g is not None for g in grads])
-    ...
-    >>> torch.autograd.graph.register_multi_grad_hook((a, b, c, d), fn)
-    >>>
-    >>> c.sum().backward(retain_graph=True)
-    >>> c.sum().backward(inputs=(a,), retain_graph=True)
-    >>>
+example("own_forward_mode_dual_numbers", """
+    >>> import torch.autograd.forward_ad as fwd
+    >>> primal = torch.tensor([0.5, 1.0, 2.0])
+    >>> direction = torch.tensor([1.0, 0.0, -1.0])
+    >>> with fwd.dual_level():
+    ...     d = fwd.make_dual(primal, direction)
+    ...     value, tangent = fwd.unpack_dual(torch.exp(d) * d)
+    ...     print(value, tangent)
+    ...     print(fwd.unpack_dual(d.sin()).tangent)
+    >>> fwd.unpack_dual(value).tangent is None
+    >>> class Triple(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, u):
+    ...         return u * 3
+    ...     @staticmethod
+    ...     def jvp(ctx, u_t):
+    ...         return u_t * 3
+    >>> with fwd.dual_level():
+    ...     print(fwd.unpack_dual(Triple.apply(fwd.make_dual(primal, direction))).tangent)
 """)
 
-example("graph_allow_mutation_on_saved_tensors", """
-    >>> import torch
-    >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
-    ...     # forward
-    ...     a = torch.ones(2, 3, requires_grad=True)
-    ...     b = a.clone()
-    ...     out = (b**2).sum()
-    ...     b.sin_()
-    ...     # backward
-    ...     out.sum().backward()
-    ...
+example("own_saved_tensor_hooks", """
+    >>> seen = []
+    >>> def pack(t):
+    ...     seen.append(tuple(t.shape))
+    ...     return t.clone()
+    >>> def unpack(t):
+    ...     return t * 1
+    >>> w = torch.randn(3, requires_grad=True)
+    >>> with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    ...     loss = (w.sin() * w).sum()
+    >>> seen
+    >>> loss.backward()
+    >>> v = torch.randn(2, requires_grad=True)
+    >>> e = v.exp()
+    >>> e.grad_fn._saved_result.equal(e)
+    >>> e.grad_fn._raw_saved_result.register_hooks(lambda t: t * 10, lambda t: t)
+    >>> e.sum().backward()
+    >>> e.grad_fn._saved_result
 """)
 
-# ================================================================================================
-# torch/autograd/grad_mode.py
-# ================================================================================================
-
-example("grad_mode_no_grad", """
-    >>> x = torch.tensor([1.], requires_grad=True)
+example("own_grad_modes", """
+    >>> a = torch.ones(2, requires_grad=True)
     >>> with torch.no_grad():
-    ...     y = x * 2
-    >>> y.requires_grad
+    ...     b = a * 2
+    >>> b.requires_grad, b.grad_fn
     >>> @torch.no_grad()
-    ... def doubler(x):
-    ...     return x * 2
-    >>> z = doubler(x)
-    >>> z.requires_grad
-    >>> @torch.no_grad()
-    ... def tripler(x):
-    ...     return x * 3
-    >>> z = tripler(x)
-    >>> z.requires_grad
-    >>> # factory function exception
-    >>> with torch.no_grad():
-    ...     a = torch.nn.Parameter(torch.rand(10))
-    >>> a.requires_grad
-""")
-
-example("grad_mode_enable_grad", """
-    >>> x = torch.tensor([1.], requires_grad=True)
+    ... def doubled(t):
+    ...     return t * 2
+    >>> doubled(a).requires_grad
+    >>> with torch.inference_mode():
+    ...     c = a * 3
+    >>> c.requires_grad, c.is_inference()
+    >>> c * a
+    >>> c.add_(1)
     >>> with torch.no_grad():
     ...     with torch.enable_grad():
-    ...         y = x * 2
-    >>> y.requires_grad
-    >>> y.backward()
-    >>> x.grad
-    >>> @torch.enable_grad()
-    ... def doubler(x):
-    ...     return x * 2
-    >>> with torch.no_grad():
-    ...     z = doubler(x)
-    >>> z.requires_grad
-    >>> @torch.enable_grad()
-    ... def tripler(x):
-    ...     return x * 3
-    >>> with torch.no_grad():
-    ...     z = tripler(x)
-    >>> z.requires_grad
-""")
-
-example("grad_mode_set_grad_enabled", """
-    >>> x = torch.tensor([1.], requires_grad=True)
-    >>> is_train = False
-    >>> with torch.set_grad_enabled(is_train):
-    ...     y = x * 2
-    >>> y.requires_grad
-    >>> _ = torch.set_grad_enabled(True)
-    >>> y = x * 2
-    >>> y.requires_grad
-    >>> _ = torch.set_grad_enabled(False)
-    >>> y = x * 2
-    >>> y.requires_grad
-    >>> _ = torch.set_grad_enabled(True)
-""")
-
-example("grad_mode_inference_mode", """
-    >>> import torch
-    >>> x = torch.ones(1, 2, 3, requires_grad=True)
-    >>> with torch.inference_mode():
-    ...     y = x * x
-    >>> y.requires_grad
-    >>> y._version
-    >>> @torch.inference_mode()
-    ... def func(x):
-    ...     return x * x
-    >>> out = func(x)
-    >>> out.requires_grad
-    >>> @torch.inference_mode()
-    ... def doubler(x):
-    ...     return x * 2
-    >>> out = doubler(x)
-    >>> out.requires_grad
-""")
-
-example("grad_mode_enforce_grad_layout_policy", """
-    >>> import torch
-    >>> p = torch.empty(2, 3, 4).permute(2, 0, 1).requires_grad_()
-    >>> with torch.autograd.enforce_grad_layout_policy(False):
-    ...     (p * 2).sum().backward()
-    ...     # p.grad may now have the same strides as the incoming
-    ...     # gradient rather than being forced to match p's strides.
-    >>> p.grad.stride()
-    >>> del p  # (its values are torch.empty's: whatever the memory held)
-""")
-
-# ================================================================================================
-# torch/autograd/anomaly_mode.py
-# ================================================================================================
-
-example("anomaly_detect_anomaly", """
-    >>> import torch
-    >>> from torch import autograd
-    >>> class MyFunc(autograd.Function):
-    ...     @staticmethod
-    ...     def forward(ctx, inp):
-    ...         return inp.clone()
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, gO):
-    ...         # Error during the backward pass
-    ...         raise RuntimeError("Some error in backward")
-    ...         return gO.clone()
-    >>> def run_fn(a):
-    ...     out = MyFunc.apply(a)
-    ...     return out.sum()
-    >>> inp = torch.rand(10, 10, requires_grad=True)
-    >>> out = run_fn(inp)
-    >>> out.backward()
-    >>> with autograd.detect_anomaly():
-    ...     inp = torch.rand(10, 10, requires_grad=True)
-    ...     out = run_fn(inp)
-    ...     out.backward()
-""")
-
-# ================================================================================================
-# torch/autograd/forward_ad.py (make_dual, unpack_dual, dual_level; f and x defined here)
-# ================================================================================================
-
-example("forward_ad_make_dual_unpack_dual", """
-    >>> from torch.autograd.forward_ad import dual_level, make_dual, unpack_dual
-    >>> x = torch.randn(3)
-    >>> v = torch.ones(3)
-    >>> f = torch.sin
-    >>> with dual_level():
-    ...     inp = make_dual(x, v)
-    ...     out = f(inp)
-    ...     y, jvp = unpack_dual(out)
-    >>> y, jvp
-    >>> x_t = torch.randn(3)
-    >>> with dual_level():
-    ...     inp = make_dual(x, x_t)
-    ...     out = f(inp)
-    ...     y, jvp = unpack_dual(out)
-    ...     jvp = unpack_dual(out).tangent
-    >>> jvp
-""")
-
-example("forward_ad_dual_level", """
-    >>> from torch.autograd.forward_ad import dual_level, make_dual, unpack_dual
-    >>> x = torch.tensor([1])
-    >>> x_t = torch.tensor([1])
-    >>> your_fn = lambda t: t * 2
-    >>> with dual_level():
-    ...     inp = make_dual(x, x_t)
-    ...     # Do computations with inp
-    ...     out = your_fn(inp)
-    ...     _, grad = unpack_dual(out)
-    >>> grad is None
-    >>> # After exiting the level, the grad is deleted
-    >>> _, grad_after = unpack_dual(out)
-    >>> grad is None
-    >>> x = torch.tensor([1.])
-    >>> x_t = torch.tensor([1.])
-    >>> with dual_level():
-    ...     inp = make_dual(x, x_t)
-    ...     out = your_fn(inp)
-    ...     _, grad = unpack_dual(out)
-    >>> grad is None
-    >>> _, grad_after = unpack_dual(out)
-    >>> grad_after is None
-""")
-
-# ================================================================================================
-# torch/autograd/functional.py
-# ================================================================================================
-
-example("functional_vjp", """
-    >>> from torch.autograd.functional import vjp
-    >>> def exp_reducer(x):
-    ...     return x.exp().sum(dim=1)
-    >>> inputs = torch.rand(4, 4)
-    >>> v = torch.ones(4)
-    >>> vjp(exp_reducer, inputs, v)
-    >>> vjp(exp_reducer, inputs, v, create_graph=True)
-    >>> def adder(x, y):
-    ...     return 2 * x + 3 * y
-    >>> inputs = (torch.rand(2), torch.rand(2))
-    >>> v = torch.ones(2)
-    >>> vjp(adder, inputs, v)
-""")
-
-example("functional_jvp", """
-    >>> from torch.autograd.functional import jvp
-    >>> def exp_reducer(x):
-    ...     return x.exp().sum(dim=1)
-    >>> inputs = torch.rand(4, 4)
-    >>> v = torch.ones(4, 4)
-    >>> jvp(exp_reducer, inputs, v)
-    >>> jvp(exp_reducer, inputs, v, create_graph=True)
-    >>> def adder(x, y):
-    ...     return 2 * x + 3 * y
-    >>> inputs = (torch.rand(2), torch.rand(2))
-    >>> v = (torch.ones(2), torch.ones(2))
-    >>> jvp(adder, inputs, v)
-""")
-
-example("functional_jacobian", """
-    >>> from torch.autograd.functional import jacobian
-    >>> def exp_reducer(x):
-    ...     return x.exp().sum(dim=1)
-    >>> inputs = torch.rand(2, 2)
-    >>> jacobian(exp_reducer, inputs)
-    >>> jacobian(exp_reducer, inputs, create_graph=True)
-    >>> def exp_adder(x, y):
-    ...     return 2 * x.exp() + 3 * y
-    >>> inputs = (torch.rand(2), torch.rand(2))
-    >>> jacobian(exp_adder, inputs)
-    >>> def linear_model(x):
-    ...     W = torch.tensor([[2.0, -1.0], [0.0, 1.0]])
-    ...     b = torch.tensor([1.0, 0.5])
-    ...     return x @ W.T + b
-    >>> x = torch.randn(4, 2, requires_grad=True)
-    >>> jac = jacobian(linear_model, x, vectorize=True)
-    >>> jac.shape
-""")
-
-example("functional_hessian", """
-    >>> from torch.autograd.functional import hessian
-    >>> def pow_reducer(x):
-    ...     return x.pow(3).sum()
-    >>> inputs = torch.rand(2, 2)
-    >>> hessian(pow_reducer, inputs)
-    >>> hessian(pow_reducer, inputs, create_graph=True)
-    >>> def pow_adder_reducer(x, y):
-    ...     return (2 * x.pow(2) + 3 * y.pow(2)).sum()
-    >>> inputs = (torch.rand(2), torch.rand(2))
-    >>> hessian(pow_adder_reducer, inputs)
-""")
-
-example("functional_vhp", """
-    >>> from torch.autograd.functional import vhp
-    >>> def pow_reducer(x):
-    ...     return x.pow(3).sum()
-    >>> inputs = torch.rand(2, 2)
-    >>> v = torch.ones(2, 2)
-    >>> vhp(pow_reducer, inputs, v)
-    >>> vhp(pow_reducer, inputs, v, create_graph=True)
-    >>> def pow_adder_reducer(x, y):
-    ...     return (2 * x.pow(2) + 3 * y.pow(2)).sum()
-    >>> inputs = (torch.rand(2), torch.rand(2))
-    >>> v = (torch.zeros(2), torch.ones(2))
-    >>> vhp(pow_adder_reducer, inputs, v)
-""")
-
-example("functional_hvp", """
-    >>> from torch.autograd.functional import hvp
-    >>> def pow_reducer(x):
-    ...     return x.pow(3).sum()
-    >>> inputs = torch.rand(2, 2)
-    >>> v = torch.ones(2, 2)
-    >>> hvp(pow_reducer, inputs, v)
-    >>> hvp(pow_reducer, inputs, v, create_graph=True)
-    >>> def pow_adder_reducer(x, y):
-    ...     return (2 * x.pow(2) + 3 * y.pow(2)).sum()
-    >>> inputs = (torch.rand(2), torch.rand(2))
-    >>> v = (torch.zeros(2), torch.ones(2))
-    >>> hvp(pow_adder_reducer, inputs, v)
-""")
-
-# ================================================================================================
-# torch/_tensor.py and torch/_tensor_docs.py
-# ================================================================================================
-
-example("tensor_register_hook", """
-    >>> v = torch.tensor([0., 0., 0.], requires_grad=True)
-    >>> h = v.register_hook(lambda grad: grad * 2)  # double the gradient
-    >>> v.backward(torch.tensor([1., 2., 3.]))
-    >>> v.grad
-    >>> h.remove()  # removes the hook
-""")
-
-example("tensor_register_post_accumulate_grad_hook", """
-    >>> v = torch.tensor([0., 0., 0.], requires_grad=True)
-    >>> lr = 0.01
-    >>> # simulate a simple SGD update
-    >>> h = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad, alpha=-lr))
-    >>> v.backward(torch.tensor([1., 2., 3.]))
-    >>> v
-    >>> h.remove()  # removes the hook
-""")
-
-example("tensor_dim_order", """
-    >>> torch.empty((2, 3, 5, 7)).dim_order()
-    >>> torch.empty((2, 3, 5, 7)).transpose(1, 2).dim_order()
-    >>> torch.empty((2, 3, 5, 7), memory_format=torch.channels_last).dim_order()
-    >>> torch.empty((1, 2, 3, 4)).dim_order()
-    >>> try:
-    ...     torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check=True)
-    ... except RuntimeError as e:
-    ...     print(e)
-    >>> torch.empty((1, 2, 3, 4)).dim_order(
-    ...     ambiguity_check=[torch.contiguous_format, torch.channels_last]
-    ... )  # It can be mapped to contiguous format
-    >>> try:
-    ...     torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check="ILLEGAL") # type: ignore[arg-type]
-    ... except TypeError as e:
-    ...     print(e)
-""")
-
-example("tensor_requires_grad_", """
-    >>> # Let's say we want to preprocess some saved weights and use
-    >>> # the result as new weights.
-    >>> saved_weights = [0.1, 0.2, 0.3, 0.25]
-    >>> loaded_weights = torch.tensor(saved_weights)
-    >>> preprocess = lambda t: (t - t.mean()) / t.std()
-    >>> weights = preprocess(loaded_weights)  # some function
-    >>> weights
-    >>> # Now, start to record operations done to weights
-    >>> weights.requires_grad_()
-    >>> out = weights.pow(2).sum()
-    >>> out.backward()
-    >>> weights.grad
-""")
-
-# Tensor.is_leaf's example moves tensors to CUDA (.cuda(), device="cuda"): its CPU lines only.
-example("tensor_is_leaf", """
-    >>> a = torch.rand(10, requires_grad=True)
-    >>> a.is_leaf
-    >>> c = torch.rand(10, requires_grad=True) + 2
-    >>> c.is_leaf
-""")
-
-example("tensor_item_tolist_new_tensor", """
-    >>> x = torch.tensor([1.0])
-    >>> x.item()
-    >>> a = torch.randn(2, 2)
-    >>> a.tolist()
-    >>> a[0,0].tolist()
-    >>> tensor = torch.ones((2,), dtype=torch.int8)
-    >>> data = [[0, 1], [2, 3]]
-    >>> tensor.new_tensor(data)
-    >>> torch.tensor([[0.1, 1.2], [2.2, 3.1], [4.9, 5.2]])
-    >>> torch.tensor([0, 1])  # Type inference on data
-    >>> torch.tensor(3.14159)  # Create a zero-dimensional (scalar) tensor
-    >>> torch.tensor([])  # Create an empty tensor (of size (0,))
-""")
-
-example("tensor_from_numpy_as_tensor", """
-    >>> import numpy
-    >>> a = numpy.array([1, 2, 3])
-    >>> t = torch.as_tensor(a)
-    >>> t
-    >>> t[0] = -1
-    >>> a
-    >>> a = numpy.array([1, 2, 3])
-    >>> t = torch.from_numpy(a)
-    >>> t
-    >>> t[0] = -1
-    >>> a
-""")
-
-# ================================================================================================
-# torch/utils/checkpoint.py
-# ================================================================================================
-
-example("checkpoint_sequential", """
-    >>> from torch import nn
-    >>> from torch.utils.checkpoint import checkpoint_sequential
-    >>> model = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2))
-    >>> chunks = 2
-    >>> input_var = torch.randn(3, 4, requires_grad=True)
-    >>> input_var = checkpoint_sequential(model, chunks, input_var, use_reentrant=False)
-    >>> input_var.sum().backward()
-    >>> model[0].weight.grad
-""")
-
-example("checkpoint_set_checkpoint_early_stop", """
-    >>> from torch.utils.checkpoint import checkpoint, set_checkpoint_early_stop
-    >>> fn = lambda x: x.sin().exp()
-    >>> inputs = torch.randn(3, requires_grad=True)
-    >>> with set_checkpoint_early_stop(False):
-    ...     # Any checkpoint under this context manager will respect this
-    ...     # context manager, even if its backward is performed outside.
-    ...     out = checkpoint(fn, inputs, use_reentrant=False)
-    ...
-    >>> out.sum().backward()
-    >>> inputs.grad
-""")
-
-# ================================================================================================
-# torch.func (torch/_functorch/apis.py, eager_transforms.py, functional_call.py)
-# ================================================================================================
-
-example("func_vmap_batched_dot", """
-    >>> torch.dot  # [D], [D] -> []
-    >>> batched_dot = torch.func.vmap(torch.dot)  # [N, D], [N, D] -> [N]
-    >>> x, y = torch.randn(2, 5), torch.randn(2, 5)
-    >>> batched_dot(x, y)
-""")
-
-example("func_vmap_model", """
-    >>> batch_size, feature_size = 3, 5
-    >>> weights = torch.randn(feature_size, requires_grad=True)
-    >>>
-    >>> def model(feature_vec):
-    >>> # Very simple linear model with activation
-    >>>     return feature_vec.dot(weights).relu()
-    >>>
-    >>> examples = torch.randn(batch_size, feature_size)
-    >>> result = torch.vmap(model)(examples)
-    >>> result
-""")
-
-example("func_vmap_jacobian_rows", """
-    >>> # Setup
-    >>> N = 5
-    >>> f = lambda x: x**2
-    >>> x = torch.randn(N, requires_grad=True)
-    >>> y = f(x)
-    >>> I_N = torch.eye(N)
-    >>>
-    >>> # Sequential approach
-    >>> jacobian_rows = [torch.autograd.grad(y, x, v, retain_graph=True)[0]
-    >>>                  for v in I_N.unbind()]
-    >>> jacobian = torch.stack(jacobian_rows)
-    >>> jacobian
-    >>>
-    >>> # vectorized gradient computation
-    >>> def get_vjp(v):
-    >>>     return torch.autograd.grad(y, x, v)
-    >>> jacobian = torch.vmap(get_vjp)(I_N)
-    >>> jacobian
-""")
-
-example("func_vmap_nested_in_dims_out_dims_kwargs", """
-    >>> torch.dot  # [D], [D] -> []
-    >>> batched_dot = torch.vmap(
-    ...     torch.vmap(torch.dot)
-    ... )  # [N1, N0, D], [N1, N0, D] -> [N1, N0]
-    >>> x, y = torch.randn(2, 3, 5), torch.randn(2, 3, 5)
-    >>> batched_dot(x, y)  # tensor of size [2, 3]
-    >>> torch.dot  # [N], [N] -> []
-    >>> batched_dot = torch.vmap(torch.dot, in_dims=1)  # [N, D], [N, D] -> [D]
-    >>> x, y = torch.randn(2, 5), torch.randn(2, 5)
-    >>> batched_dot(
-    ...     x, y
-    ... )  # output is [5] instead of [2] if batched along the 0th dimension
-    >>> torch.dot  # [D], [D] -> []
-    >>> batched_dot = torch.vmap(torch.dot, in_dims=(0, None))  # [N, D], [D] -> [N]
-    >>> x, y = torch.randn(2, 5), torch.randn(5)
-    >>> batched_dot(
-    ...     x, y
-    ... )  # second arg doesn't have a batch dim because in_dim[1] was None
-    >>> f = lambda dict: torch.dot(dict["x"], dict["y"])
-    >>> x, y = torch.randn(2, 5), torch.randn(5)
-    >>> input = {"x": x, "y": y}
-    >>> batched_dot = torch.vmap(f, in_dims=({"x": 0, "y": None},))
-    >>> batched_dot(input)
-    >>> f = lambda x: x**2
-    >>> x = torch.randn(2, 5)
-    >>> batched_pow = torch.vmap(f, out_dims=1)
-    >>> batched_pow(x)  # [5, 2]
-    >>> x = torch.randn([2, 5])
-    >>> def fn(x, scale=4.):
-    >>>   return x * scale
-    >>>
-    >>> batched_pow = torch.vmap(fn)
-    >>> assert torch.allclose(batched_pow(x), x * 4)
-    >>> batched_pow(x, scale=x)  # scale is not batched, output has shape [2, 2, 5]
-""")
-
-example("func_grad", """
-    >>> from torch.func import grad
-    >>> x = torch.randn([])
-    >>> cos_x = grad(lambda x: torch.sin(x))(x)
-    >>> assert torch.allclose(cos_x, x.cos())
-    >>>
-    >>> # Second-order gradients
-    >>> neg_sin_x = grad(grad(lambda x: torch.sin(x)))(x)
-    >>> assert torch.allclose(neg_sin_x, -x.sin())
-    >>> cos_x, neg_sin_x
-""")
-
-# The per-example gradients of grad's docstring (vmap(grad(compute_loss), in_dims=(None, 0, 0)))
-# are PyTorch's values, but minigrad differentiates below the batch (README, "Not the same as
-# PyTorch yet"): their grad_fn is SqueezeBackward1 where PyTorch's is MulBackward0, and a zero
-# prints as 0. where PyTorch's is -0.: left out.
-
-example("func_grad_has_aux", """
-    >>> from torch.func import grad
-    >>> def my_loss_func(y, y_pred):
-    >>>    loss_per_sample = (0.5 * y_pred - y) ** 2
-    >>>    loss = loss_per_sample.mean()
-    >>>    return loss, (y_pred, loss_per_sample)
-    >>>
-    >>> fn = grad(my_loss_func, argnums=(0, 1), has_aux=True)
-    >>> y_true = torch.rand(4)
-    >>> y_preds = torch.rand(4, requires_grad=True)
-    >>> out = fn(y_true, y_preds)
-    >>> # > output is ((grads w.r.t y_true, grads w.r.t y_preds), (y_pred, loss_per_sample))
-    >>> out
-""")
-
-example("func_grad_under_no_grad", """
-    >>> from torch.func import grad
-    >>> x = torch.randn([])
-    >>> def f(x):
-    >>>     with torch.no_grad():
-    >>>         c = x ** 2
-    >>>     return x - c
-    >>> grad(f)(x)
-    >>> with torch.no_grad():
-    >>>     grad(f)(x)
-    >>> with torch.no_grad():
-    >>>     print(grad(f)(x))
-""")
-
-example("func_vjp", """
-    >>> x = torch.randn([5])
-    >>> f = lambda x: x.sin().sum()
-    >>> (_, vjpfunc) = torch.func.vjp(f, x)
-    >>> grad = vjpfunc(torch.tensor(1.0))[0]
-    >>> assert torch.allclose(grad, torch.func.grad(f)(x))
-    >>> x = torch.randn([5])
-    >>> f = lambda x: (x.sin(), x.cos())
-    >>> (_, vjpfunc) = torch.func.vjp(f, x)
-    >>> vjps = vjpfunc((torch.ones([5]), torch.ones([5])))
-    >>> assert torch.allclose(vjps[0], x.cos() + -x.sin())
-    >>> x = torch.randn([5])
-    >>> f = lambda x: {"first": x.sin(), "second": x.cos()}
-    >>> (_, vjpfunc) = torch.func.vjp(f, x)
-    >>> cotangents = {"first": torch.ones([5]), "second": torch.ones([5])}
-    >>> vjps = vjpfunc(cotangents)
-    >>> assert torch.allclose(vjps[0], x.cos() + -x.sin())
-    >>> x, y = torch.randn([5, 4]), torch.randn([4, 5])
-    >>> (_, vjpfunc) = torch.func.vjp(torch.matmul, x, y)
-    >>> cotangents = torch.randn([5, 5])
-    >>> vjps = vjpfunc(cotangents)
-    >>> assert len(vjps) == 2
-    >>> assert torch.allclose(vjps[0], torch.matmul(cotangents, y.transpose(0, 1)))
-    >>> assert torch.allclose(vjps[1], torch.matmul(x.transpose(0, 1), cotangents))
-    >>> x = torch.randn([5])
-    >>> def f(x, scale=4.):
-    >>>   return x * scale
-    >>>
-    >>> (_, vjpfunc) = torch.func.vjp(f, x)
-    >>> vjps = vjpfunc(torch.ones_like(x))
-    >>> assert torch.allclose(vjps[0], torch.full(x.shape, 4.0))
-    >>> vjps
-""")
-
-example("func_vjp_under_no_grad", """
-    >>> from torch.func import vjp
-    >>> x = torch.randn([])
-    >>> def f(x):
-    >>>     with torch.no_grad():
-    >>>         c = x ** 2
-    >>>     return x - c
-    >>> with torch.no_grad():
-    >>>     vjp(f)(x)
-    >>> with torch.no_grad():
-    >>>     out, fn = vjp(f, x)
-    >>> out, fn(torch.tensor(1.))
-""")
-
-example("func_jacrev", """
-    >>> from torch.func import jacrev
-    >>> x = torch.randn(5)
-    >>> jacobian = jacrev(torch.sin)(x)
-    >>> expected = torch.diag(torch.cos(x))
-    >>> assert torch.allclose(jacobian, expected)
-    >>> from torch.func import jacrev
-    >>> x = torch.randn(5)
-    >>>
-    >>> def f(x):
-    >>>   return x.sin()
-    >>>
-    >>> def g(x):
-    >>>   result = f(x)
-    >>>   return result, result
-    >>>
-    >>> jacobian_f, f_x = jacrev(g, has_aux=True)(x)
-    >>> assert torch.allclose(f_x, f(x))
-    >>> from torch.func import jacrev, vmap
-    >>> x = torch.randn(64, 5)
-    >>> jacobian = vmap(jacrev(torch.sin))(x)
-    >>> assert jacobian.shape == (64, 5, 5)
-    >>> from torch.func import jacrev
-    >>> def f(x):
-    >>>   return x.sin().sum()
-    >>>
-    >>> x = torch.randn(5)
-    >>> hessian = jacrev(jacrev(f))(x)
-    >>> assert torch.allclose(hessian, torch.diag(-x.sin()))
-    >>> from torch.func import jacrev
-    >>> def f(x, y):
-    >>>   return x + y ** 2
-    >>>
-    >>> x, y = torch.randn(5), torch.randn(5)
-    >>> jacobian = jacrev(f, argnums=1)(x, y)
-    >>> expected = torch.diag(2 * y)
-    >>> assert torch.allclose(jacobian, expected)
-    >>> from torch.func import jacrev
-    >>> def f(x, y):
-    >>>   return x + y ** 2
-    >>>
-    >>> x, y = torch.randn(5), torch.randn(5)
-    >>> jacobian = jacrev(f, argnums=(0, 1))(x, y)
-    >>> expectedX = torch.diag(torch.ones_like(x))
-    >>> expectedY = torch.diag(2 * y)
-    >>> assert torch.allclose(jacobian[0], expectedX)
-    >>> assert torch.allclose(jacobian[1], expectedY)
-    >>> jacobian
-""")
-
-example("func_jacrev_under_no_grad", """
-    >>> from torch.func import jacrev
-    >>> x = torch.randn(3)
-    >>> def f(x):
-    >>>     with torch.no_grad():
-    >>>         c = x ** 2
-    >>>     return x - c
-    >>> with torch.no_grad():
-    >>>     jacrev(f)(x)
-    >>> jacrev(f)(x)
-""")
-
-example("func_jvp", """
-    >>> from torch.func import jvp
-    >>> x = torch.randn([])
-    >>> f = lambda x: x * torch.tensor([1.0, 2.0, 3])
-    >>> value, grad = jvp(f, (x,), (torch.tensor(1.0),))
-    >>> assert torch.allclose(value, f(x))
-    >>> assert torch.allclose(grad, torch.tensor([1.0, 2, 3]))
-    >>> from torch.func import jvp
-    >>> x = torch.randn(5)
-    >>> y = torch.randn(5)
-    >>> f = lambda x, y: (x * y)
-    >>> _, output = jvp(f, (x, y), (torch.ones(5), torch.ones(5)))
-    >>> assert torch.allclose(output, x + y)
-    >>> value, grad, output
-""")
-
-example("func_jacfwd", """
-    >>> from torch.func import jacfwd
-    >>> x = torch.randn(5)
-    >>> jacobian = jacfwd(torch.sin)(x)
-    >>> expected = torch.diag(torch.cos(x))
-    >>> assert torch.allclose(jacobian, expected)
-    >>> from torch.func import jacfwd, vmap
-    >>> x = torch.randn(64, 5)
-    >>> jacobian = vmap(jacfwd(torch.sin))(x)
-    >>> assert jacobian.shape == (64, 5, 5)
-    >>> from torch.func import jacfwd
-    >>> x = torch.randn(5)
-    >>>
-    >>> def f(x):
-    >>>   return x.sin()
-    >>>
-    >>> def g(x):
-    >>>   result = f(x)
-    >>>   return result, result
-    >>>
-    >>> jacobian_f, f_x = jacfwd(g, has_aux=True)(x)
-    >>> assert torch.allclose(f_x, f(x))
-    >>> from torch.func import jacfwd, jacrev
-    >>> def f(x):
-    >>>   return x.sin().sum()
-    >>>
-    >>> x = torch.randn(5)
-    >>> hessian = jacfwd(jacrev(f))(x)
-    >>> assert torch.allclose(hessian, torch.diag(-x.sin()))
-    >>> from torch.func import jacfwd
-    >>> def f(x, y):
-    >>>   return x + y ** 2
-    >>>
-    >>> x, y = torch.randn(5), torch.randn(5)
-    >>> jacobian = jacfwd(f, argnums=1)(x, y)
-    >>> expected = torch.diag(2 * y)
-    >>> assert torch.allclose(jacobian, expected)
-    >>> from torch.func import jacfwd
-    >>> def f(x, y):
-    >>>   return x + y ** 2
-    >>>
-    >>> x, y = torch.randn(5), torch.randn(5)
-    >>> jacobian = jacfwd(f, argnums=(0, 1))(x, y)
-    >>> expectedX = torch.diag(torch.ones_like(x))
-    >>> expectedY = torch.diag(2 * y)
-    >>> assert torch.allclose(jacobian[0], expectedX)
-    >>> assert torch.allclose(jacobian[1], expectedY)
-    >>> jacobian
-""")
-
-example("func_hessian", """
-    >>> from torch.func import hessian
-    >>> def f(x):
-    >>>   return x.sin().sum()
-    >>>
-    >>> x = torch.randn(5)
-    >>> hess = hessian(f)(x)  # equivalent to jacfwd(jacrev(f))(x)
-    >>> assert torch.allclose(hess, torch.diag(-x.sin()))
-    >>> hess
-""")
-
-example("func_linearize", """
-    >>> import torch
-    >>> from torch.func import linearize
-    >>> def fn(x):
-    ...     return x.sin()
-    ...
-    >>> output, jvp_fn = linearize(fn, torch.zeros(3, 3))
-    >>> jvp_fn(torch.ones(3, 3))
-    >>>
-""")
-
-example("func_functional_call_foo", """
-    >>> from torch.func import functional_call
-    >>> class Foo(torch.nn.Module):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.register_buffer("foo", torch.zeros(()))
-    ...     def forward(self, x):
-    ...         self.foo = self.foo + 1
-    ...         return x + self.foo
-    >>> a = {'foo': torch.zeros(())}
-    >>> mod = Foo()  # does self.foo = self.foo + 1
-    >>> print(mod.foo)  # tensor(0.)
-    >>> functional_call(mod, a, torch.ones(()))
-    >>> print(mod.foo)  # tensor(0.)
-    >>> print(a['foo'])  # tensor(1.)
-""")
-
-example("func_functional_call_tied", """
-    >>> from torch.func import functional_call
-    >>> class Foo(torch.nn.Module):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.foo = torch.nn.Parameter(torch.ones(()))
-    ...         self.foo_tied = self.foo
-    ...     def forward(self, x):
-    ...         return x + self.foo + self.foo_tied
-    >>> a = {'foo': torch.zeros(())}
-    >>> mod = Foo()  # has both self.foo and self.foo_tied which are tied. Returns x + self.foo + self.foo_tied
-    >>> print(mod.foo)  # tensor(1.)
-    >>> mod(torch.zeros(()))  # tensor(2.)
-    >>> functional_call(mod, a, torch.zeros(()))  # tensor(0.) since it will change self.foo_tied too
-    >>> functional_call(mod, a, torch.zeros(()), tie_weights=False)  # tensor(1.)--self.foo_tied is not updated
-    >>> new_a = {'foo': torch.zeros(()), 'foo_tied': torch.zeros(())}
-    >>> functional_call(mod, new_a, torch.zeros()) # tensor(0.)
-""")
-
-example("func_functional_call_grad_weights", """
-    >>> from torch.func import functional_call, grad
-    >>> model = torch.nn.Linear(3, 2)
-    >>> x = torch.randn(4, 3)
-    >>> t = torch.randn(4, 2)
-    >>> def compute_loss(params, x, t):
-    ...     y = functional_call(model, params, x)
-    ...     return torch.nn.functional.mse_loss(y, t)
-    >>> detached_params = {k: v.detach() for k, v in model.named_parameters()}
-    >>> grad_weights = grad(compute_loss)(detached_params, x, t)
-    >>> grad_weights
-    >>> grad_weights['weight'].grad_fn  # None--it's not tracking gradients outside of grad
-""")
-
-example("func_functional_call_grad_weights_tracked", """
-    >>> from torch import nn
-    >>> from torch.func import functional_call, grad
-    >>> x = torch.randn(4, 3)
-    >>> t = torch.randn(4, 3)
-    >>> model = nn.Linear(3, 3)
-    >>> def compute_loss(params, x, t):
-    ...     y = functional_call(model, params, x)
-    ...     return nn.functional.mse_loss(y, t)
-    >>> grad_weights = grad(compute_loss)(dict(model.named_parameters()), x, t)
-    >>> grad_weights
-""")
-
-example("func_stack_module_state", """
-    >>> from torch.func import stack_module_state, vmap
-    >>> num_models = 5
-    >>> batch_size = 64
-    >>> in_features, out_features = 3, 3
-    >>> models = [torch.nn.Linear(in_features, out_features) for i in range(num_models)]
-    >>> data = torch.randn(batch_size, 3)
-    >>> def wrapper(params, buffers, data):
-    ...     return torch.func.functional_call(models[0], (params, buffers), data)
-    >>> params, buffers = stack_module_state(models)
-    >>> output = vmap(wrapper, (0, 0, None))(params, buffers, data)
-    >>> assert output.shape == (num_models, batch_size, out_features)
-    >>> output[:, :2], params, buffers
-""")
-
-example("func_stack_module_state_submodules", """
-    >>> import torch.nn as nn
-    >>> from torch.func import stack_module_state
-    >>> class Foo(nn.Module):
-    ...     def __init__(self, in_features, out_features):
-    ...         super().__init__()
-    ...         hidden = 4
-    ...         self.l1 = nn.Linear(in_features, hidden)
-    ...         self.l2 = nn.Linear(hidden, out_features)
-    ...     def forward(self, x):
-    ...         return self.l2(self.l1(x))
-    >>> num_models = 5
-    >>> in_features, out_features = 3, 3
-    >>> models = [Foo(in_features, out_features) for i in range(num_models)]
-    >>> params, buffers = stack_module_state(models)
-    >>> print(list(params.keys()))  # "l1.weight", "l1.bias", "l2.weight", "l2.bias"
-""")
-
-# ================================================================================================
-# docs/source/notes/extending.func.rst ("Extending torch.func with autograd.Function")
-# ================================================================================================
-
-_NUMPY_SORT = """
-    >>> import torch
-    >>> import numpy as np
-    >>> def to_numpy(tensor):
-    ...     return tensor.cpu().numpy()
-    >>> class NumpySort(torch.autograd.Function):
-    ...     # Note that forward does not take ctx
-    ...     @staticmethod
-    ...     def forward(x, dim):
-    ...         device = x.device
-    ...         x = to_numpy(x)
-    ...         ind = np.argsort(x, axis=dim)
-    ...         ind_inv = np.argsort(ind, axis=dim)
-    ...         result = np.take_along_axis(x, ind, axis=dim)
-    ...         # Any intermediates to be saved in backward must be returned as
-    ...         # outputs.
-    ...         return (
-    ...             # The desired output
-    ...             torch.tensor(result, device=device),
-    ...             # intermediate to save for backward
-    ...             torch.tensor(ind, device=device),
-    ...             # intermediate to save for backward
-    ...             torch.tensor(ind_inv, device=device),
-    ...         )
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, dim = inputs
-    ...         _, ind, ind_inv = output
-    ...         ctx.mark_non_differentiable(ind, ind_inv)
-    ...         ctx.save_for_backward(ind, ind_inv)
-    ...         ctx.dim = dim
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output, _0, _1):
-    ...         ind, ind_inv = ctx.saved_tensors
-    ...         return NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim), None
-    >>> class NumpyTake(torch.autograd.Function):
-    ...     @staticmethod
-    ...     def forward(x, ind, ind_inv, dim):
-    ...         device = x.device
-    ...         x = to_numpy(x)
-    ...         ind = to_numpy(ind)
-    ...         return torch.tensor(np.take_along_axis(x, ind, dim), device=device)
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, ind, ind_inv, dim = inputs
-    ...         ctx.save_for_backward(ind, ind_inv)
-    ...         ctx.dim = dim
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output):
-    ...         ind, ind_inv = ctx.saved_tensors
-    ...         result = NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim)
-    ...         return result, None, None, None
-    >>> def numpy_sort(x, dim=-1):
-    ...     result, _, _ = NumpySort.apply(x, dim)
-    ...     return result
-"""
-
-example("extending_func_numpy_sort", _NUMPY_SORT + """
-    >>> x = torch.randn(2, 3)
-    >>> grad_x = torch.func.grad(lambda x: numpy_sort(x).sum())(x)
-    >>> assert torch.allclose(grad_x, torch.ones_like(x))
-    >>> grad_x
-    >>> y = torch.randn(2, 3, requires_grad=True)
-    >>> out = numpy_sort(y)
-    >>> out
-    >>> (out * torch.arange(3.)).sum().backward()
-    >>> torch.vmap(numpy_sort)(x)
-""")
-
-example("extending_func_my_cube_grad_grad", """
-    >>> class MyCube(torch.autograd.Function):
-    ...     @staticmethod
-    ...     def forward(x):
-    ...         result = x ** 3
-    ...         dx = 3 * x ** 2
-    ...         return result, dx
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, = inputs
-    ...         result, dx = output
-    ...         ctx.save_for_backward(x, dx)
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output, grad_dx):
-    ...         x, dx = ctx.saved_tensors
-    ...         result = grad_output * dx + grad_dx * 6 * x
-    ...         return result
-    >>> def my_cube(x):
-    ...     result, _ = MyCube.apply(x)
-    ...     return result
-    >>> x = torch.randn([])
-    >>> ggx = torch.func.grad(torch.func.grad(my_cube))(x)
-    >>> assert torch.allclose(ggx, 6 * x)
-    >>> ggx
-""")
-
-example("extending_func_generate_vmap_rule", """
-    >>> class MyCube(torch.autograd.Function):
-    ...     # Set generate_vmap_rule to True to ask PyTorch to automatically generate
-    ...     # a vmap rule.
-    ...     generate_vmap_rule = True
-    ...
-    ...     @staticmethod
-    ...     def forward(x):
-    ...         result = x ** 3
-    ...         dx = 3 * x ** 2
-    ...         return result, dx
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, = inputs
-    ...         result, dx = output
-    ...         ctx.save_for_backward(x, dx)
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output, grad_dx):
-    ...         x, dx = ctx.saved_tensors
-    ...         result = grad_output * dx + grad_dx * 6 * x
-    ...         return result
-    >>> def my_cube(x):
-    ...     result, dx = MyCube.apply(x)
-    ...     return result
-    >>> x = torch.randn(3)
-    >>> result = torch.vmap(my_cube)(x)
-    >>> assert torch.allclose(result, x ** 3)
-    >>> result
-    >>> torch.vmap(torch.func.grad(my_cube))(x)
-""")
-
-example("extending_func_vmap_staticmethod", """
-    >>> import numpy as np
-    >>> def to_numpy(tensor):
-    ...     return tensor.cpu().numpy()
-    >>> class NumpySort(torch.autograd.Function):
-    ...     @staticmethod
-    ...     def forward(x, dim):
-    ...         device = x.device
-    ...         x = to_numpy(x)
-    ...         ind = np.argsort(x, axis=dim)
-    ...         ind_inv = np.argsort(ind, axis=dim)
-    ...         result = np.take_along_axis(x, ind, axis=dim)
-    ...         return (
-    ...             torch.tensor(result, device=device),
-    ...             torch.tensor(ind, device=device),
-    ...             torch.tensor(ind_inv, device=device),
-    ...         )
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, dim = inputs
-    ...         _, ind, ind_inv = output
-    ...         ctx.mark_non_differentiable(ind, ind_inv)
-    ...         ctx.save_for_backward(ind, ind_inv)
-    ...         ctx.dim = dim
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output, _0, _1):
-    ...         return NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim), None
-    ...
-    ...     # The signature of the vmap staticmethod is:
-    ...     # vmap(info, in_dims: Tuple[Optional[int]], *args)
-    ...     # where *args is the same as the arguments to `forward`.
-    ...     @staticmethod
-    ...     def vmap(info, in_dims, x, dim):
-    ...         x_bdim, _ = in_dims
-    ...         x = x.movedim(x_bdim, 0)
-    ...         # Handle negative dims correctly
-    ...         dim = dim if dim >= 0 else dim + x.dim() - 1
-    ...         result = NumpySort.apply(x, dim + 1)
-    ...         return NumpySort.apply(x, dim + 1), (0, 0, 0)
-    >>> class NumpyTake(torch.autograd.Function):
-    ...     @staticmethod
-    ...     def forward(x, ind, ind_inv, dim):
-    ...         device = x.device
-    ...         x = to_numpy(x)
-    ...         ind = to_numpy(ind)
-    ...         return torch.tensor(np.take_along_axis(x, ind, dim), device=device)
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, ind, ind_inv, dim = inputs
-    ...         ctx.save_for_backward(ind, ind_inv)
-    ...         ctx.dim = dim
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output):
-    ...         ind, ind_inv = ctx.saved_tensors
-    ...         result = NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim)
-    ...         return result, None, None, None
-    ...
-    ...     @staticmethod
-    ...     def vmap(info, in_dims, x, ind, ind_inv, dim):
-    ...         x_bdim, ind_bdim, ind_inv_bdim, _ = in_dims
-    ...         logical_dim = x.dim() if x_bdim is None else x_bdim - 1
-    ...         dim = dim if dim >= 0 else dim + logical_dim
-    ...
-    ...         def maybe_expand_bdim_at_front(x, x_bdim):
-    ...             if x_bdim is None:
-    ...                 return x.expand(info.batch_size, *x.shape)
-    ...             return x.movedim(x_bdim, 0)
-    ...
-    ...         x = maybe_expand_bdim_at_front(x, x_bdim)
-    ...         ind = maybe_expand_bdim_at_front(ind, ind_bdim)
-    ...         ind_inv = maybe_expand_bdim_at_front(ind_inv, ind_inv_bdim)
-    ...         return NumpyTake.apply(x, ind, ind_inv, dim + 1), 0
-    >>> def numpy_sort(x, dim=-1):
-    ...     result, _, _ = NumpySort.apply(x, dim)
-    ...     return result
-    >>> x = torch.randn(2, 3)
-    >>> result = torch.vmap(numpy_sort)(x)
-    >>> assert torch.allclose(result, numpy_sort(result, 1))
-    >>> result
-""")
-
-# ================================================================================================
-# torch/nn/utils (parametrize, parametrizations, stateless, init)
-# ================================================================================================
-
-example("nn_utils_parametrize_symmetric", """
-    >>> import torch
-    >>> import torch.nn as nn
-    >>> import torch.nn.utils.parametrize as P
-    >>>
-    >>> class Symmetric(nn.Module):
-    >>>     def forward(self, X):
-    >>>         return X.triu() + X.triu(1).T  # Return a symmetric matrix
-    >>>
-    >>>     def right_inverse(self, A):
-    >>>         return A.triu()
-    >>>
-    >>> m = nn.Linear(5, 5)
-    >>> P.register_parametrization(m, "weight", Symmetric())
-    >>> print(torch.allclose(m.weight, m.weight.T))  # m.weight is now symmetric
-    >>> A = torch.rand(5, 5)
-    >>> A = A + A.T  # A is now symmetric
-    >>> m.weight = A  # Initialize the weight to be the symmetric matrix A
-    >>> print(torch.allclose(m.weight, A))
-    >>> m.weight
-""")
-
-example("nn_utils_parametrize_cached", """
-    >>> import torch.nn as nn
-    >>> import torch.nn.utils.parametrize as P
-    >>> class Symmetric(nn.Module):
-    ...     def forward(self, X):
-    ...         return X.triu() + X.triu(1).T
-    >>> model = nn.Linear(5, 5)
-    >>> P.register_parametrization(model, "weight", Symmetric())
-    >>> inputs = torch.randn(2, 5)
-    >>> with P.cached():
-    ...     output = model(inputs)
-    ...     print(model.weight is model.weight)
-    >>> output
-    >>> output.sum().backward()
-    >>> model.parametrizations.weight.original.grad
-    >>> rnn_cell = nn.RNNCell(3, 3)
-    >>> P.register_parametrization(rnn_cell, "weight_hh", Symmetric())
-    >>> xs = torch.randn(4, 2, 3)
-    >>> out_rnn = torch.zeros(2, 3)
-    >>> with P.cached():
-    ...     for x in xs:
-    ...         out_rnn = rnn_cell(x, out_rnn)
-    >>> out_rnn
-    >>> out_rnn.sum().backward()
-    >>> rnn_cell.parametrizations.weight_hh.original.grad
-""")
-
-example("nn_utils_parametrize_rank_one", """
-    >>> import torch
-    >>> import torch.nn as nn
-    >>> import torch.nn.utils.parametrize as P
-    >>> class RankOne(nn.Module):
-    >>>     def forward(self, x, y):
-    >>> # Form a rank 1 matrix multiplying two vectors
-    >>>         return x.unsqueeze(-1) @ y.unsqueeze(-2)
-    >>>
-    >>>     def right_inverse(self, Z):
-    >>> # Project Z onto the rank 1 matrices
-    >>>         U, S, Vh = torch.linalg.svd(Z, full_matrices=False)
-    >>> # Return rescaled singular vectors
-    >>>         s0_sqrt = S[0].sqrt().unsqueeze(-1)
-    >>>         return U[..., :, 0] * s0_sqrt, Vh[..., 0, :] * s0_sqrt
-    >>>
-    >>> linear_rank_one = P.register_parametrization(
-    ...     nn.Linear(4, 4), "weight", RankOne()
-    ... )
-    >>> print(torch.linalg.matrix_rank(linear_rank_one.weight).item())
-""")
-
-example("nn_utils_orthogonal", """
-    >>> from torch import nn
-    >>> from torch.nn.utils.parametrizations import orthogonal
-    >>> orth_linear = orthogonal(nn.Linear(20, 40))
-    >>> orth_linear
-    >>> Q = orth_linear.weight
-    >>> torch.dist(Q.T @ Q, torch.eye(20)) < 1e-5
-""")
-
-example("nn_utils_weight_norm", """
-    >>> from torch import nn
-    >>> from torch.nn.utils.parametrizations import weight_norm
-    >>> m = weight_norm(nn.Linear(20, 40), name='weight')
-    >>> m
-    >>> m.parametrizations.weight.original0.size()
-    >>> m.parametrizations.weight.original1.size()
-""")
-
-example("nn_utils_spectral_norm", """
-    >>> from torch import nn
-    >>> from torch.nn.utils.parametrizations import spectral_norm
-    >>> snm = spectral_norm(nn.Linear(20, 40))
-    >>> snm
-    >>> torch.linalg.matrix_norm(snm.weight, 2)
-""")
-
-example("nn_utils_skip_init", """
-    >>> import torch
-    >>> m = torch.nn.utils.skip_init(torch.nn.Linear, 5, 1)
-    >>> m.weight.shape, m.weight.requires_grad
-    >>> m2 = torch.nn.utils.skip_init(torch.nn.Linear, in_features=6, out_features=1)
-    >>> m2.weight.shape, m2.weight.requires_grad
-""")
-
-example("nn_utils_stateless_functional_call", """
-    >>> from torch.nn.utils.stateless import functional_call
-    >>> class Foo(torch.nn.Module):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.register_buffer("foo", torch.zeros(()))
-    ...     def forward(self, x):
-    ...         self.foo = self.foo + 1
-    ...         return x + self.foo
-    >>> a = {'foo': torch.zeros(())}
-    >>> mod = Foo()  # does self.foo = self.foo + 1
-    >>> print(mod.foo)  # tensor(0.)
-    >>> functional_call(mod, a, torch.ones(()))
-    >>> print(mod.foo)  # tensor(0.)
-    >>> print(a['foo'])  # tensor(1.)
-""")
-
-# ================================================================================================
-# docs/source/notes/autograd.rst ("Autograd mechanics"), code blocks in prompt form
-# ================================================================================================
-
-example("notes_saved_tensors", """
-    >>> x = torch.randn(5, requires_grad=True)
-    >>> y = x.pow(2)
-    >>> print(x.equal(y.grad_fn._saved_self))  # True
-    >>> print(x is y.grad_fn._saved_self)  # True
-    >>> x = torch.randn(5, requires_grad=True)
-    >>> y = x.exp()
-    >>> print(y.equal(y.grad_fn._saved_result))  # True
-    >>> print(y is y.grad_fn._saved_result)  # False
-""")
-
-example("notes_division_by_zero", """
-    >>> x = torch.tensor([1., 1.], requires_grad=True)
-    >>> div = torch.tensor([0., 1.])
-    >>>
-    >>> y = x / div          # Results in [inf, 1]
-    >>> mask = div != 0      # [False, True]
-    >>> loss = y[mask].sum()
-    >>> loss.backward()
-    >>> print(x.grad)        # [nan, 1], not [0, 1]
-    >>> x = torch.tensor([1., 1.], requires_grad=True)
-    >>> div = torch.tensor([0., 1.])
-    >>>
-    >>> mask = div != 0
-    >>> safe = torch.zeros_like(x)
-    >>> safe[mask] = x[mask] / div[mask]
-    >>> loss = safe.sum()
-    >>> loss.backward()      # Produces safe gradients [0, 1]
-    >>> safe.grad_fn
-""")
-
-example("notes_requires_grad", """
-    >>> x = torch.randn(5, 5)  # requires_grad=False by default
-    >>> y = torch.randn(5, 5)  # requires_grad=False by default
-    >>> z = torch.randn((5, 5), requires_grad=True)
-    >>> a = x + y
-    >>> a.requires_grad
-    >>> b = a + z
-    >>> b.requires_grad
-""")
-
-example("notes_multithreaded_train_fn", """
-    >>> import threading
-    >>> # Define a train function to be used in different threads
-    >>> def train_fn():
-    ...     x = torch.ones(5, 5, requires_grad=True)
-    ...     # forward
-    ...     y = (x + 3) * (x + 4) * 0.5
-    ...     # backward
-    ...     y.sum().backward()
-    ...     # potential optimizer update
-    ...     print(x.grad[0, 0])
-    >>> # User write their own threading code to drive the train_fn
-    >>> threads = []
-    >>> for _ in range(10):
-    ...     p = threading.Thread(target=train_fn, args=())
-    ...     p.start()
-    ...     threads.append(p)
-    >>> for p in threads:
-    ...     p.join()
-""")
-
-example("notes_saved_tensor_register_hooks", """
-    >>> def pack_hook(tensor):
-    ...     print("pack", tensor.shape)
-    ...     return tensor.detach() * 1
-    >>> def unpack_hook(packed):
-    ...     print("unpack", packed.shape)
-    ...     return packed
-    >>> x = torch.randn(5, requires_grad=True)
-    >>> y = x.pow(2)
-    >>> y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)
-    >>> y.grad_fn._saved_self
-    >>> y.sum().backward()
-    >>> y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)
-""")
-
-example("notes_saved_tensors_hooks_threshold", """
-    >>> from torch import nn
-    >>> # Only save on disk tensors that have size >= 1000
-    >>> SAVE_ON_DISK_THRESHOLD = 1000
-    >>> def pack_hook(x):
-    ...     if x.numel() < SAVE_ON_DISK_THRESHOLD:
-    ...         return x.detach()
-    ...     return ("big", x.detach().clone())
-    >>> def unpack_hook(tensor_or_sctf):
-    ...     if isinstance(tensor_or_sctf, torch.Tensor):
-    ...         return tensor_or_sctf
-    ...     return tensor_or_sctf[1]
-    >>> class Model(nn.Module):
-    ...     def forward(self, x):
-    ...         with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
-    ...             # ... compute output
-    ...             output = (x * x).sum() + (x.repeat(10, 1) ** 2).sum()
-    ...         return output
-    >>> model = Model()
-    >>> x = torch.randn(20, 20, requires_grad=True)
-    >>> model(x).backward()
-    >>> x.grad.sum()
-""")
-
-example("notes_saved_tensors_hooks_identity", """
-    >>> with torch.autograd.graph.saved_tensors_hooks(lambda x: x.detach(), lambda x: x):
-    ...     x = torch.randn(5, requires_grad=True)
-    ...     y = x * x
-    >>> y.grad_fn._saved_self is x, y.grad_fn._saved_other is x
-    >>> y.grad_fn._saved_self.equal(x)
-    >>> with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
-    ...     y = x * x
-""")
-
-example("notes_hook_after_in_place", """
-    >>> fn = lambda grad: print("hook sees", grad)
-    >>> t = torch.tensor(1., requires_grad=True).sin()
-    >>> t.cos_()
-    >>> t.register_hook(fn)
-    >>> t.backward()
-""")
-
-# ================================================================================================
-# docs/source/autograd.md (the torch.autograd reference page)
-# ================================================================================================
-
-# (its `print(dir(b.grad_fn))` is left out: minigrad's nodes list their own Python methods too,
-# backward, saved_tensors, ..., which learners read; PyTorch's C++ nodes list fewer names)
-example("autograd_page_saved_result", """
-    >>> a = torch.tensor([0., 0., 0.], requires_grad=True)
-    >>> b = a.exp()
-    >>> print(isinstance(b.grad_fn, torch.autograd.graph.Node))
-    >>> print(torch.allclose(b.grad_fn._saved_result, b))
-""")
-
-example("autograd_page_grad_layouts", """
-    >>> from torch import nn
-    >>> model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
-    >>> x = torch.randn(5, 3)
-    >>> for iteration in range(2):
-    ...     for param in model.parameters():
-    ...         param.grad = None
-    ...     loss = model(x).pow(2).sum()
-    ...     loss.backward()
-    >>> [p.grad.stride() for p in model.parameters()]
-    >>> model[0].weight.grad
-    >>> # Manual gradient layouts: a zeroed .grad with the desired strides, never reset to None
-    >>> w = torch.randn(3, 4, requires_grad=True)
-    >>> w.grad = torch.zeros(4, 3).t()
-    >>> (w * 2).sum().backward()
-    >>> w.grad.stride(), w.grad
-    >>> (w * 3).sum().backward(create_graph=True)
-    >>> w.grad.stride(), w.grad
-""")
-
-example("autograd_page_variable", """
-    >>> from torch.autograd import Variable
-    >>> tensor = torch.randn(2, 3)
-    >>> Variable(tensor)
-    >>> v = Variable(tensor, requires_grad=True)
-    >>> v, type(v) is torch.Tensor
-    >>> v.data is tensor, v.data.equal(tensor)
-    >>> autograd_tensor = torch.randn((2, 3, 4), requires_grad=True)
-    >>> autograd_tensor.is_leaf, autograd_tensor.requires_grad
-""")
-
-# ================================================================================================
-# docs/source/notes/extending.rst ("Extending PyTorch"), code blocks in prompt form
-# ================================================================================================
-
-_LINEAR_FUNCTION = """
-    >>> from torch.autograd import Function
-    >>> # Inherit from Function
-    >>> class LinearFunction(Function):
-    ...
-    ...     # Note that forward, setup_context, and backward are @staticmethods
-    ...     @staticmethod
-    ...     def forward(input, weight, bias):
-    ...         output = input.mm(weight.t())
-    ...         if bias is not None:
-    ...             output += bias.unsqueeze(0).expand_as(output)
-    ...         return output
-    ...
-    ...     @staticmethod
-    ...     # inputs is a Tuple of all of the inputs passed to forward.
-    ...     # output is the output of the forward().
-    ...     def setup_context(ctx, inputs, output):
-    ...         input, weight, bias = inputs
-    ...         ctx.save_for_backward(input, weight, bias)
-    ...
-    ...     # This function has only a single output, so it gets only one gradient
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output):
-    ...         input, weight, bias = ctx.saved_tensors
-    ...         grad_input = grad_weight = grad_bias = None
-    ...         if ctx.needs_input_grad[0]:
-    ...             grad_input = grad_output.mm(weight)
-    ...         if ctx.needs_input_grad[1]:
-    ...             grad_weight = grad_output.t().mm(input)
-    ...         if bias is not None and ctx.needs_input_grad[2]:
-    ...             grad_bias = grad_output.sum(0)
-    ...
-    ...         return grad_input, grad_weight, grad_bias
-    >>> # Option 2: wrap in a function, to support default args and keyword args.
-    >>> def linear(input, weight, bias=None):
-    ...     return LinearFunction.apply(input, weight, bias)
-"""
-
-example("extending_linear_function_gradcheck", _LINEAR_FUNCTION + """
-    >>> from torch.autograd import gradcheck
-    >>>
-    >>> # gradcheck takes a tuple of tensors as input, check if your gradient
-    >>> # evaluated with these tensors are close enough to numerical
-    >>> # approximations and returns True if they all verify this condition.
-    >>> input = (torch.randn(20,20,dtype=torch.double,requires_grad=True), torch.randn(30,20,dtype=torch.double,requires_grad=True))
-    >>> test = gradcheck(linear, input, eps=1e-6, atol=1e-4)
-    >>> print(test)
-    >>> out = linear(*input)
-    >>> out.grad_fn
-    >>> out.sum().backward()
-    >>> input[1].grad.sum()
-""")
-
-example("extending_linear_module", _LINEAR_FUNCTION + """
-    >>> from torch import nn
-    >>> class Linear(nn.Module):
-    ...     def __init__(self, input_features, output_features, bias=True):
-    ...         super().__init__()
-    ...         self.input_features = input_features
-    ...         self.output_features = output_features
-    ...         self.weight = nn.Parameter(torch.empty(output_features, input_features))
-    ...         if bias:
-    ...             self.bias = nn.Parameter(torch.empty(output_features))
-    ...         else:
-    ...             # You should always register all possible parameters, but the
-    ...             # optional ones can be None if you want.
-    ...             self.register_parameter('bias', None)
-    ...
-    ...         # Not a very smart way to initialize weights
-    ...         nn.init.uniform_(self.weight, -0.1, 0.1)
-    ...         if self.bias is not None:
-    ...             nn.init.uniform_(self.bias, -0.1, 0.1)
-    ...
-    ...     def forward(self, input):
-    ...         # See the autograd section for explanation of what happens here.
-    ...         return LinearFunction.apply(input, self.weight, self.bias)
-    ...
-    ...     def extra_repr(self):
-    ...         # (Optional)Set the extra information about this module. You can test
-    ...         # it by printing an object of this class.
-    ...         return 'input_features={}, output_features={}, bias={}'.format(
-    ...             self.input_features, self.output_features, self.bias is not None
-    ...         )
-    >>> layer = Linear(3, 2)
-    >>> layer
-    >>> out = layer(torch.randn(4, 3))
-    >>> out
-    >>> out.sum().backward()
-    >>> layer.weight.grad, layer.bias.grad
-    >>> Linear(3, 2, bias=False)(torch.randn(1, 3))
-""")
-
-example("extending_combined_forward", """
-    >>> from torch.autograd import Function
-    >>> class LinearFunction(Function):
-    ...     @staticmethod
-    ...     # ctx is the first argument to forward
-    ...     def forward(ctx, input, weight, bias=None):
-    ...         # The forward pass can use ctx.
-    ...         ctx.save_for_backward(input, weight, bias)
-    ...         output = input.mm(weight.t())
-    ...         if bias is not None:
-    ...             output += bias.unsqueeze(0).expand_as(output)
-    ...         return output
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output):
-    ...         input, weight, bias = ctx.saved_tensors
-    ...         grad_input = grad_weight = grad_bias = None
-    ...
-    ...         if ctx.needs_input_grad[0]:
-    ...             grad_input = grad_output.mm(weight)
-    ...         if ctx.needs_input_grad[1]:
-    ...             grad_weight = grad_output.t().mm(input)
-    ...         if bias is not None and ctx.needs_input_grad[2]:
-    ...             grad_bias = grad_output.sum(0)
-    ...
-    ...         return grad_input, grad_weight, grad_bias
-    >>> x = torch.randn(4, 3, requires_grad=True)
-    >>> w = torch.randn(2, 3, requires_grad=True)
-    >>> b = torch.randn(2, requires_grad=True)
-    >>> out = LinearFunction.apply(x, w, b)
-    >>> out
-    >>> out.sum().backward()
-    >>> out2 = LinearFunction.apply(x, w)
-    >>> out2.sum().backward()
-""")
-
-example("extending_mul_constant", """
-    >>> from torch.autograd import Function
-    >>> class MulConstant(Function):
-    ...     @staticmethod
-    ...     def forward(tensor, constant):
-    ...         return tensor * constant
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         # ctx is a context object that can be used to stash information
-    ...         # for backward computation
-    ...         tensor, constant = inputs
-    ...         ctx.constant = constant
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output):
-    ...         # We return as many input gradients as there were arguments.
-    ...         # Gradients of non-Tensor arguments to forward must be None.
-    ...         return grad_output * ctx.constant, None
-    >>> x = torch.randn(3, requires_grad=True)
-    >>> y = MulConstant.apply(x, 5.0)
-    >>> y
-    >>> y.sum().backward()
-    >>> class MulConstant(Function):
-    ...     @staticmethod
-    ...     def forward(tensor, constant):
-    ...         return tensor * constant
-    ...
-    ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         tensor, constant = inputs
-    ...         ctx.set_materialize_grads(False)
-    ...         ctx.constant = constant
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output):
-    ...         # Here we must handle None grad_output tensor. In this case we
-    ...         # can skip unnecessary computations and just return None.
-    ...         if grad_output is None:
-    ...             return None, None
-    ...
-    ...         # We return as many input gradients as there were arguments.
-    ...         # Gradients of non-Tensor arguments to forward must be None.
-    ...         return grad_output * ctx.constant, None
-    >>> z = MulConstant.apply(x, 2.0)
+    ...         d = a * 4
+    >>> d.requires_grad
+    >>> torch.is_grad_enabled()
+    >>> frozen = torch.nn.Linear(2, 1)
+    >>> _ = frozen.requires_grad_(False)
+    >>> out = frozen(a)
+    >>> out.requires_grad, frozen.weight.grad
+""")
+
+example("own_in_place_correctness", """
+    >>> u = torch.randn(3, requires_grad=True)
+    >>> v = u.exp()
+    >>> v.add_(1)
+    >>> v.sum().backward()
+    >>> w = u * 1
+    >>> z = w.sigmoid()
+    >>> w.mul_(2)
+    >>> z._version, w._version
     >>> z.sum().backward()
-    >>> torch.func.grad(lambda t: MulConstant.apply(t, 3.0).sum())(x)
+    >>> view = u.clone()[:2]
+    >>> view.mul_(3)
+    >>> view.grad_fn.name()
+    >>> safe = torch.where(u > 0, u, torch.zeros(3))
+    >>> p = torch.tensor([0.0, 1.0], requires_grad=True)
+    >>> torch.where(p > 0, 1 / p, p).sum().backward()
+    >>> p.grad
+    >>> p.grad = None
+    >>> torch.where(p > 0, 1 / p.clamp(min=1e-3), p).sum().backward()
+    >>> p.grad
 """)
 
-example("extending_my_cube", """
-    >>> class MyCube(torch.autograd.Function):
+example("own_linear_function_gradcheck", """
+    >>> class MyLinear(torch.autograd.Function):
     ...     @staticmethod
-    ...     def forward(x):
-    ...         # We wish to save dx for backward. In order to do so, it must
-    ...         # be returned as an output.
-    ...         dx = 3 * x ** 2
-    ...         result = x ** 3
-    ...         return result, dx
-    ...
+    ...     def forward(ctx, x, weight, bias=None):
+    ...         ctx.save_for_backward(x, weight, bias)
+    ...         out = x.mm(weight.t())
+    ...         return out if bias is None else out + bias
     ...     @staticmethod
-    ...     def setup_context(ctx, inputs, output):
-    ...         x, = inputs
-    ...         result, dx = output
-    ...         ctx.save_for_backward(x, dx)
-    ...
-    ...     @staticmethod
-    ...     def backward(ctx, grad_output, grad_dx):
-    ...         x, dx = ctx.saved_tensors
-    ...         # In order for the autograd.Function to work with higher-order
-    ...         # gradients, we must add the gradient contribution of `dx`,
-    ...         # which is grad_dx * 6 * x.
-    ...         result = grad_output * dx + grad_dx * 6 * x
-    ...         return result
-    >>> # Wrap MyCube in a function so that it is clearer what the output is
-    >>> def my_cube(x):
-    ...     result, dx = MyCube.apply(x)
-    ...     return result
-    >>> x = torch.randn(3, dtype=torch.double, requires_grad=True)
-    >>> y = my_cube(x)
-    >>> y
-    >>> g, = torch.autograd.grad(y.sum(), x, create_graph=True)
-    >>> g
-    >>> gg, = torch.autograd.grad(g.sum(), x)
-    >>> gg
-    >>> torch.autograd.gradcheck(my_cube, x), torch.autograd.gradgradcheck(my_cube, x)
+    ...     def backward(ctx, g):
+    ...         x, weight, bias = ctx.saved_tensors
+    ...         gx = g.mm(weight) if ctx.needs_input_grad[0] else None
+    ...         gw = g.t().mm(x) if ctx.needs_input_grad[1] else None
+    ...         gb = g.sum(0) if bias is not None and ctx.needs_input_grad[2] else None
+    ...         return gx, gw, gb
+    >>> args = (torch.randn(5, 3, dtype=torch.double, requires_grad=True),
+    ...         torch.randn(2, 3, dtype=torch.double, requires_grad=True),
+    ...         torch.randn(2, dtype=torch.double))
+    >>> torch.autograd.gradcheck(MyLinear.apply, args)
+    >>> y = MyLinear.apply(*args)
+    >>> y.grad_fn.needs_input_grad
+    >>> y.sum().backward()
 """)
-
-# The rest of "Extending PyTorch" (__torch_function__, __torch_dispatch__, torch.library, C++
-# extensions) is about PyTorch's dispatcher, which minigrad does not have: left out.
 
 
 # ================================================================================================
+
+@pytest.mark.parametrize("name", sorted(DOC_EXAMPLES))
+def test_doc_example_prints_as_in_pytorch(name):
+    torch = import_torch()
+    text = doc_example_text(name)
+    theirs = transcript(text, torch)
+    ours = transcript(text, minigrad)
+    assert_same_transcript(ours, theirs)
+
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_doc_example_prints_as_in_pytorch(name):
+def test_own_program_prints_as_in_pytorch(name):
     torch = import_torch()
     theirs = transcript(EXAMPLES[name], torch)
     ours = transcript(EXAMPLES[name], minigrad)
