@@ -41,6 +41,10 @@ from .._ops.pointwise import laid_out_as_pytorch
 from ._graph_task import GraphTask, running_tasks
 
 
+# (numpy keeps one dtype object per built-in type: an `is` test answers for these two)
+_FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
+
+
 def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=False):
     """Run the backward pass.
 
@@ -107,10 +111,12 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                         continue
                 # the usual case, without a call: the first gradient to arrive at a one-output
                 # node, of its shape and dtype, is what arrived there (else add_to_buffer sums)
+                # (an integer node, which an in-place comparison can give history, is refused
+                # there; float32 and float64 are known floating without asking numpy)
+                dtype = grad._array.dtype
                 if next_node not in buffers and next_node._num_outputs == 1 and (
-                        grad._array.shape == next_node._output_shape
-                        and grad._array.dtype is next_node._output_dtype
-                        and grad._array.dtype.kind in "fc"):    # (else refused: add_to_buffer)
+                        grad._array.shape == next_node._output_shape and dtype is next_node._output_dtype
+                        and (dtype is _FLOAT32 or dtype is _FLOAT64 or dtype.kind in "fc")):
                     buffers[next_node] = grad
                 else:
                     add_to_buffer(buffers, node, next_node, next_nrs[i], grad, create_graph, grad_inputs)
