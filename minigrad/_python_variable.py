@@ -139,16 +139,8 @@ def _physical_order(tensor, check):
             return -1
         return 1 if at_least(stride_a, stride_b) else 0
 
-    order = list(reversed(range(ndim)))       # sorted back to front, reversed at the end
-    for i in range(1, ndim):
-        later = i
-        for earlier in reversed(range(i)):
-            comparison = should_swap(order[earlier], order[later])
-            if comparison > 0:
-                order[earlier], order[later] = order[later], order[earlier]
-                later = earlier
-            elif comparison < 0:
-                break
+    from ._ops.inplace import sort_dims_by_insertion
+    order = sort_dims_by_insertion(ndim, should_swap)     # back to front, reversed at the end
     ambiguous = check and any(should_swap(order[i], order[i + 1]) != -1 for i in range(ndim - 1))
     return list(reversed(order)), ambiguous
 

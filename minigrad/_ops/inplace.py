@@ -218,14 +218,23 @@ def memory_order(operands, shape):
             if shape[dim0] > shape[dim1]:
                 return 1
         return 0
-    order = list(reversed(range(len(shape))))
-    for i in range(1, len(shape)):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(order[dim0], order[dim1])
+    return sort_dims_by_insertion(len(shape), should_swap)
+
+
+def sort_dims_by_insertion(ndim, should_swap):
+    """The dimensions ``ndim - 1, ..., 0`` sorted by insertion as PyTorch sorts them for a
+    memory layout: ``should_swap(a, b)`` is 1 when ``a`` must move after ``b``, -1 when ``a``
+    stays before ``b`` (which ends the walk back), 0 when it cannot tell (the walk goes on
+    past ``b``). Not a plain ``sorted``: "cannot tell" is not "equal", and the result depends
+    on this exact order of comparisons."""
+    order = list(reversed(range(ndim)))
+    for i in range(1, ndim):
+        later = i
+        for earlier in reversed(range(i)):
+            comparison = should_swap(order[earlier], order[later])
             if comparison > 0:
-                order[dim0], order[dim1] = order[dim1], order[dim0]
-                dim1 = dim0
+                order[earlier], order[later] = order[later], order[earlier]
+                later = earlier
             elif comparison < 0:
                 break
     return order
