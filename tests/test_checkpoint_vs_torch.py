@@ -500,3 +500,65 @@ def test_reentrant_checkpoint_reruns_everything_with_the_forward_random_state():
         log.append([str(w.message) for w in caught])
         return log
     same(program)
+
+
+def test_more_uses():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        def two_outputs(x):
+            log.append("two_outputs")
+            s = x.sin()
+            return s * 2, s * 3
+
+        x = lib.ones(2, requires_grad=True)
+        a, b = cp.checkpoint(two_outputs, x, use_reentrant=False)
+        a.sum().backward()                                  # frees SinBackward0 shared by b
+        log.append(outcome(lambda: b.sum().backward())[1][:60])
+
+        w = lib.full((2,), 3.0, requires_grad=True)
+
+        def with_keyword(x, w):
+            log.append("with_keyword")
+            return (x * w).exp()
+
+        cp.checkpoint(with_keyword, x, w=w, use_reentrant=False).sum().backward()
+        log.append(values(w.grad))
+        y = cp.checkpoint(lambda t: {"y": t.exp(), "n": 3}, x, use_reentrant=False)
+        y["y"].sum().backward()
+        log.append(y["n"])
+
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.ReLU(), lib.nn.Dropout(0.3),
+                                  lib.nn.Linear(4, 2))
+        cp.checkpoint(model, lib.ones(5, 3, requires_grad=True), use_reentrant=False).sum().backward()
+        log += [values(model[0].weight.grad), values(lib.rand(2))]
+
+        y = cp.checkpoint(lambda t: t.sin() * t, x, use_reentrant=False)
+        gx, = lib.autograd.grad(y.sum(), x, create_graph=True)
+        log.append([round(v, 5) for v in lib.autograd.grad(gx.sum(), x)[0].tolist()])
+        y = cp.checkpoint(lambda t: (t * w).exp(), x, use_reentrant=False)
+        y.sum().backward(inputs=[w])
+        log.append(values(w.grad))
+        with lib.inference_mode():
+            log.append(cp.checkpoint(lambda t: t.exp(), x, use_reentrant=False).requires_grad)
+        with lib.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+            log.append(outcome(lambda: cp.checkpoint(lambda t: t.exp(), x, use_reentrant=False)))
+        runs = []
+
+        def fails_the_second_time(t):
+            runs.append(1)
+            if len(runs) == 2:
+                raise ValueError("second time")
+            return t.exp()
+
+        y = cp.checkpoint(fails_the_second_time, x, use_reentrant=False)
+        log.append(outcome(lambda: y.sum().backward()))
+        y = cp.checkpoint(lambda t: t, x, use_reentrant=False)
+        log.append([y is x, y.grad_fn])
+        x.grad = None
+        cp.checkpoint(lambda t, k: t.pow(k), x, 3, use_reentrant=False).sum().backward()
+        log.append(values(x.grad))
+        return log
+    same(program)

@@ -199,13 +199,16 @@ DETERMINISM_CHECKS = {"default": _tensor_metadata, "none": lambda tensor: None}
 
 def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, context_fn,
                                   determinism_check, debug, early_stop):
+    """checkpoint(..., use_reentrant=False): run ``function`` under the frame's hooks."""
     debug = _debug_override if _debug_override is not None else debug
     if debug and context_fn is not noop_context_fn:
         raise ValueError("debug=True is incompatible with non-default context_fn")
     if determinism_check not in DETERMINISM_CHECKS:
         raise ValueError(f"determinism_check should be one of {list(DETERMINISM_CHECKS)}, "
                          f"but got {determinism_check}")
-    forward_context, rerun_context = context_fn()
+    forward_context, rerun_context = context_fn()       # (called even under no_grad)
+    if not is_grad_enabled():
+        return function(*args, **kwargs)        # nothing is saved: nothing to checkpoint
     # The rerun must draw the random numbers forward drew (the same dropout mask), and must
     # not move the caller's random stream: fork_rng puts the caller's state back afterwards.
     forward_rng_state = random.get_rng_state() if preserve_rng_state else None
@@ -221,8 +224,6 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
         early_stop = _early_stop_override       # the with block wins over the argument
     frame = _CheckpointFrame(rerun_function, early_stop, DETERMINISM_CHECKS[determinism_check],
                              debug)
-    if not is_grad_enabled():
-        return function(*args, **kwargs)        # nothing is saved: nothing to checkpoint
     frame.keep_inputs(args)
     failed = False
     with saved_tensors_hooks(frame.pack_in_forward, frame.unpack), forward_context:
@@ -330,7 +331,8 @@ class _CheckpointFrame:
         """Run the function again, filling the holders; stop early once all are full."""
         inputs = [arg.unpack(None) if type(arg) in (PackedTensor, _KeptInput) else arg
                   for arg in self.inputs]
-        self.debug_log and self.debug_log["rerun"].clear()
+        if self.debug_log is not None:
+            self.debug_log["rerun"].clear()     # the report shows the latest rerun only
         try:
             with saved_tensors_hooks(lambda tensor: self.pack_in_rerun(rerun, tensor),
                                      lambda tensor: tensor), enable_grad():
@@ -401,7 +403,8 @@ class _CheckpointFrame:
         """debug=True: the tensors saved by forward and by the rerun, and where, side by side."""
         def traces(run):
             entries = self.debug_log[run]
-            return "".join(f"{what}   ({i + 1} of {len(entries)} in {run})\n" + "\n".join(where)
+            label = "original" if run == "forward" else "recompute"
+            return "".join(f"{what}   ({i + 1} of {len(entries)} in {label})\n" + "\n".join(where)
                            + "\n\n\n" for i, (what, where) in enumerate(entries))
 
         def listing(run):
