@@ -341,6 +341,20 @@ def test_debug_mode():
     same(program)
 
 
+def test_debug_report_says_where_each_tensor_was_saved():
+    # minigrad's own report (PyTorch's lists the operators it ran, with their stack traces)
+    cp = minigrad.utils.checkpoint
+    y = cp.checkpoint(changing_function(minigrad, "shape"), minigrad.ones(3, requires_grad=True),
+                      use_reentrant=False, debug=True)
+    with pytest.raises(cp.CheckpointError) as caught:
+        y.sum().backward()
+    report = str(caught.value)
+    assert "float32[1]   (1 of 1 in original)" in report
+    assert "float32[2]   (1 of 1 in recompute)" in report
+    assert f"{__file__}:" in report and ":f\n" in report     # the line in the function
+    assert "/minigrad/" + "utils" not in report
+
+
 def test_argument_errors():
     def program(lib):
         cp = lib.utils.checkpoint
@@ -560,5 +574,61 @@ def test_more_uses():
         x.grad = None
         cp.checkpoint(lambda t, k: t.pow(k), x, 3, use_reentrant=False).sum().backward()
         log.append(values(x.grad))
+        return log
+    same(program)
+
+
+def test_custom_functions_in_place_changes_and_which_tensor_differs():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        class SavesBoth(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_backward(a, b)
+                return a * b
+
+            @staticmethod
+            def backward(ctx, g):
+                a, b = ctx.saved_tensors
+                return g * b, g * a
+
+        def f(x, w):
+            log.append("f")
+            y = SavesBoth.apply(x, w)
+            log.append("after SavesBoth")
+            return y + 1
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor([3.0, 4.0], requires_grad=True)
+        cp.checkpoint(f, x, w, use_reentrant=False).sum().backward()
+        log.append(values(x.grad))
+
+        def exp_then_changed(t):
+            a = t.exp()                 # saves a: changed in place below
+            a.add_(1)                   # (outside a checkpoint, backward would refuse)
+            log.append("after add_")
+            return a
+
+        for early_stop in (True, False):
+            # early stop: the rerun ends before add_, so exp's gradient uses exp(x);
+            # without it, add_ changes the recomputed tensor too, as in PyTorch
+            with cp.set_checkpoint_early_stop(early_stop):
+                y = cp.checkpoint(exp_then_changed, x, use_reentrant=False)
+            log.append(outcome(lambda: y.sum().backward()))
+            log.append(values(x.grad))
+
+        for order in ("x first", "w first"):
+            runs = []
+
+            def shape_changes(x, w):
+                runs.append(1)
+                part = x[:len(runs)]
+                return (part * w if order == "x first" else w * part).sin()
+
+            y = cp.checkpoint(shape_changes, lib.ones(3, requires_grad=True),
+                              lib.tensor([2.0], requires_grad=True), use_reentrant=False)
+            log.append(outcome(lambda: y.sum().backward())[1].splitlines()[:4])
         return log
     same(program)

@@ -37,6 +37,7 @@ backward reruns the whole ``block`` with recording on and backpropagates
 through that.
 """
 import contextlib
+import os
 import traceback
 import warnings
 import weakref
@@ -48,6 +49,9 @@ from ..autograd.graph import _modified_in_place_message
 from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack, saved_tensors_hooks
 from .._tensor import Tensor
 from .. import autograd, random
+
+# minigrad's own files: left out of debug=True's report of where tensors were saved
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
            "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop"]
@@ -361,7 +365,7 @@ class _CheckpointFrame:
         if holder is not None:
             holder.recomputed[rerun] = tensor
         if self.early_stop and rerun.saved_count == len(self.holders):
-            raise _StopRerun            # every holder is full: the rest of the function can wait
+            raise _StopRerun            # every holder is full: the rest of the function need not run
         return tensor
 
     def check_rerun(self, rerun):
@@ -395,7 +399,7 @@ class _CheckpointFrame:
         if self.debug_log is None:
             return
         where = [f"{frame.filename}:{frame.lineno}:{frame.name}"
-                 for frame in traceback.extract_stack()[:-3] if "/minigrad/" not in frame.filename]
+                 for frame in traceback.extract_stack() if not frame.filename.startswith(_PACKAGE_DIR)]
         described = f"{str(tensor.dtype).replace('torch.', '')}{list(tensor.shape)}"
         self.debug_log[run].append((described, where))
 
