@@ -632,3 +632,54 @@ def test_custom_functions_in_place_changes_and_which_tensor_differs():
             log.append(outcome(lambda: y.sum().backward())[1].splitlines()[:4])
         return log
     same(program)
+
+
+def test_the_two_variants_nested_and_the_reentrant_inputs_as_saved_tensors():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        def inner(h):
+            log.append("inner")
+            return h.cos()
+
+        def ends_with_a_checkpoint(x):
+            # its last saved tensor is the inner checkpoint's input: the outer rerun stops
+            # before inner runs, and inner's own rerun follows
+            log.append("outer")
+            return cp.checkpoint(inner, x.sin(), use_reentrant=False)
+
+        def outer(variant):
+            def run(x):
+                log.append(f"outer {variant}")
+                out = cp.checkpoint(inner, x.sin(), use_reentrant=variant == "reentrant")
+                log.append("outer end")
+                return out.exp()
+            return run
+
+        x = lib.tensor([0.5, 1.5], requires_grad=True)
+        y = cp.checkpoint(ends_with_a_checkpoint, x, use_reentrant=False)
+        log.append("backward")
+        y.sum().backward()
+        log.append(values(x.grad))
+        for inner_variant, outer_reentrant in (("reentrant", False), ("non-reentrant", True)):
+            x.grad = None
+            y = cp.checkpoint(outer(inner_variant), x, use_reentrant=outer_reentrant)
+            log.append("backward")
+            y.sum().backward()
+            log.append(values(x.grad))
+        h = x * 1
+        y = cp.checkpoint(inner, h, use_reentrant=True)
+        h.add_(1)               # a saved tensor of the reentrant node: backward refuses
+        log.append(outcome(lambda: y.sum().backward())[1].splitlines()[0])
+
+        def pack(t):
+            log.append(["pack", list(t.shape)])
+            return t
+
+        with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = cp.checkpoint(lambda t, k, s: inner(t) * s, x * 2, None, 3.0, use_reentrant=True)
+        y.sum().backward()
+        log.append(values(x.grad))
+        return log
+    same(program)

@@ -470,11 +470,15 @@ class CheckpointFunction(Function):
     def forward(ctx, run_function, preserve_rng_state, *args):
         """Run ``run_function(*args)`` without recording it; keep only the inputs (and the RNG state)."""
         ctx.run_function = run_function
-        ctx.inputs = args
         ctx.rng_state = random.get_rng_state() if preserve_rng_state else None
         if not any(isinstance(a, Tensor) and a._graph_requires_grad for a in args):
             warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
                           UserWarning, stacklevel=4)
+        # Tensor inputs are saved as any node's saved tensors (so saved-tensor hooks see them,
+        # and an in-place change before backward is an error); other arguments are kept as is.
+        ctx.tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        ctx.save_for_backward(*[args[i] for i in ctx.tensor_positions])
+        ctx.inputs = [None if isinstance(a, Tensor) else a for a in args]
         with no_grad():
             return run_function(*args)
 
@@ -489,8 +493,11 @@ class CheckpointFunction(Function):
                 "passing an `inputs` parameter to .backward(). To resolve this error, you can "
                 "either set use_reentrant=False, or call .backward() without passing the "
                 "`inputs` argument.")
+        inputs = list(ctx.inputs)
+        for position, tensor in zip(ctx.tensor_positions, ctx.saved_tensors):
+            inputs[position] = tensor
         inputs = [a.detach().requires_grad_(a._graph_requires_grad) if isinstance(a, Tensor) else a
-                  for a in ctx.inputs]
+                  for a in inputs]
         # the rerun draws what forward drew; the caller's random stream is left where it was
         with random.fork_rng(enabled=ctx.rng_state is not None):
             if ctx.rng_state is not None:
