@@ -4,30 +4,57 @@
 
 Normally every node of ``block``'s graph keeps the tensors its backward needs
 until backward runs: for a deep network, that is most of the memory. With
-checkpointing, those saved tensors are dropped right after forward, and
-backward runs ``block`` a second time to make them again, just before they are
-needed. Memory goes down, compute goes up by one extra forward of ``block``.
+checkpointing, those saved tensors are not kept: backward runs ``block`` a
+second time to make them again, just before they are needed. Memory goes down,
+compute goes up by (at most) one extra forward of ``block``.
 (PyTorch: torch/utils/checkpoint.py.)
 
-How minigrad does it (``use_reentrant=False``, the recommended variant):
+How ``use_reentrant=False`` (the recommended variant) does it, with nothing but
+saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks):
 
-1. run ``block`` normally, so the graph and every ``grad_fn`` look as usual;
-2. empty the saved tensors of the nodes ``block`` created;
-3. a pre-hook on the output nodes runs ``block`` again when backward reaches
-   them, and hands each node the tensors its twin from the second run saved.
+1. forward runs ``block`` normally, so the graph and every ``grad_fn`` look as
+   usual, under a pack hook that keeps, instead of each saved tensor, an empty
+   ``_Holder`` (and the tensor's shape, dtype and device, for a check later);
+2. the first time backward unpacks one of those holders, the unpack hook runs
+   ``block`` again on the same inputs (with the random state forward had),
+   under a second pack hook that puts the n-th tensor saved now into the n-th
+   holder;
+3. once the rerun has saved as many tensors as forward did, every holder is
+   full: the rerun is stopped there ("early stop", on by default), so the rest
+   of ``block`` -- a print, a counter, a random draw after its last saved
+   tensor -- does not run a second time. ``set_checkpoint_early_stop(False)``
+   (or ``early_stop=False``) runs ``block`` to its end instead;
+4. the recomputed tensors are compared with what forward saved (how many, and
+   their shapes, dtypes and devices): a ``block`` that did something different
+   the second time raises ``CheckpointError``.
+
+Checkpoints nest: the inputs of an inner checkpoint count as tensors saved by
+the outer one, so unpacking them runs the outer block again first.
 
 ``use_reentrant=True`` is the older variant: ``block`` runs without recording,
-and one node, ``CheckpointFunctionBackward``, stands for all of it.
+and one node, ``CheckpointFunctionBackward``, stands for all of it; its
+backward reruns the whole ``block`` with recording on and backpropagates
+through that.
 """
+import contextlib
+import os
+import traceback
 import warnings
+import weakref
 
 from ..autograd import _graph_task
 from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad, no_grad
-from ..autograd.graph import FREED, AccumulateGrad, _sequence_numbers
-from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack
+from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from ..autograd.graph import _modified_in_place_message
+from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack, saved_tensors_hooks
 from .._tensor import Tensor
-from .. import autograd
+from .. import autograd, random
+
+# minigrad's own files: left out of debug=True's report of where tensors were saved
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
+           "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop"]
 
 USE_REENTRANT_WARNING = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -36,18 +63,94 @@ USE_REENTRANT_WARNING = (
     "behavior, you can pass use_reentrant=True. Refer to docs for more details on the differences "
     "between the two variants.")
 
+# The end of each CheckpointError about a rerun that differs from forward (PyTorch's text).
+DEBUG_TIP = """
+Tip: To see a more detailed error message, either pass `debug=True` to
+`torch.utils.checkpoint.checkpoint(...)` or wrap the code block
+with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to
+enable checkpoint\u2011debug mode globally.
 
-def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
-               debug=False, preserve_rng_state=True, **kwargs):
-    """``function(*args, **kwargs)``, keeping none of its saved tensors until backward needs them."""
+If this error occurs under torch.compile with automatic_dynamic_shapes enabled,
+it may be because the recomputation selected a different compiled graph than the
+forward pass (e.g., a dynamic graph instead of the original static graph).
+To fix this, either:
+  - Use torch._dynamo.mark_dynamic() to explicitly mark varying dimensions as
+    dynamic upfront, avoiding the static-to-dynamic transition.
+  - Call torch._C._dynamo.eval_frame._set_lru_cache(False) to disable LRU cache
+    reordering, which can change which graph is checked first between forward
+    and recompute.
+See https://github.com/pytorch/pytorch/issues/166926 for more details and
+workaround examples.
+"""
+FORWARD_CONTEXT_SUPPRESSED = (
+    "torch.utils.checkpoint: the forward context provided by context_fn suppressed an exception "
+    "raised during the checkpointed forward. This is not supported because checkpoint cannot "
+    "return a value for a failed forward.")
+
+
+class CheckpointError(RuntimeError):
+    """The rerun of a checkpointed function did not save what its first run saved."""
+
+
+def noop_context_fn():
+    """The default ``context_fn``: no extra context around forward or its rerun."""
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+# Settings for every checkpoint made while a ``with`` block below is open. None: each
+# checkpoint follows its own argument (early_stop=..., debug=...).
+_early_stop_override = None
+_debug_override = None
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable):
+    """Context manager: checkpoints made inside it stop their rerun in backward as soon as every
+    tensor backward needs is back (``True``, the default) or run the whole function again
+    (``False``). It only matters while forward runs: the checkpoint remembers it for backward."""
+    global _early_stop_override
+    previous, _early_stop_override = _early_stop_override, enable
+    try:
+        yield
+    finally:
+        _early_stop_override = previous
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled):
+    """Context manager: checkpoints made inside it behave as if given ``debug=enabled``
+    (``None``: each follows its own ``debug`` argument)."""
+    global _debug_override
+    previous, _debug_override = _debug_override, enabled
+    try:
+        yield
+    finally:
+        _debug_override = previous
+
+
+def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
+               determinism_check="default", debug=False, early_stop=True, **kwargs):
+    """``function(*args, **kwargs)``, keeping none of its saved tensors until backward needs them.
+
+    ``preserve_rng_state=True`` (a keyword, default) reruns ``function`` with the random state it
+    first had, so dropout draws the same mask twice. With ``use_reentrant=False``:
+    ``context_fn()`` gives two context managers, one around forward and one around the rerun;
+    ``determinism_check="none"`` skips comparing shapes, dtypes and devices of the rerun's tensors;
+    ``early_stop`` is explained in the module's docstring.
+    """
     if use_reentrant is None:
         warnings.warn(USE_REENTRANT_WARNING, UserWarning, stacklevel=2)
         use_reentrant = True            # PyTorch's default, for now
+    preserve_rng_state = kwargs.pop("preserve_rng_state", True)
     if use_reentrant:
         if kwargs:
             raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+        if context_fn is not noop_context_fn or debug is not False:
+            raise ValueError("Passing `context_fn` or `debug` is only supported when "
+                             "use_reentrant=False.")
         return CheckpointFunction.apply(function, preserve_rng_state, *args)
-    return _checkpoint_without_reentrant(function, args, kwargs)
+    return _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, context_fn,
+                                         determinism_check, debug, early_stop)
 
 
 SEQUENTIAL_USE_REENTRANT_WARNING = (
@@ -88,122 +191,274 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     return run(stop, len(functions))(input)
 
 
-class set_checkpoint_early_stop:
-    """Context manager: whether a checkpoint made inside stops its recomputation as soon as it has
-    every tensor backward needs (PyTorch's default, ``True``) or runs the whole function again.
-
-    minigrad always runs the whole function again (what ``set_checkpoint_early_stop(False)``
-    asks for); the setting is kept so that code written for PyTorch runs unchanged.
-    """
-    enabled = True
-
-    def __init__(self, enable):
-        self.enable, self.previous = enable, None
-
-    def __enter__(self):
-        self.previous, set_checkpoint_early_stop.enabled = set_checkpoint_early_stop.enabled, self.enable
-
-    def __exit__(self, *exc_info):
-        set_checkpoint_early_stop.enabled = self.previous
-        return False
-
-
 # --- use_reentrant=False ---------------------------------------------------------------
 
-def _checkpoint_without_reentrant(function, args, kwargs):
-    first_node = next(_sequence_numbers)
-    # Saved-tensor hooks of the caller see only the block's inputs (which checkpoint keeps),
-    # never the tensors the block saves: those are checkpoint's own business (as in PyTorch).
-    kept_args = _pack_inputs(args)
-    with _without_saved_tensors_hooks():
-        outputs = function(*args, **kwargs)
-    nodes = _nodes_made_since(first_node, outputs)
-    if not nodes:
-        return outputs
-    for node in nodes:
-        node._saved = () if node._saved is not None else None    # dropped until backward
-    key = object()
-    # The inputs are kept to run function again; a backward without retain_graph lets them go.
-    recompute_inputs = [kept_args, kwargs]
+def _tensor_metadata(tensor):
+    """What ``determinism_check="default"`` compares between forward and the rerun."""
+    return {"shape": tensor.shape, "dtype": tensor.dtype, "device": tensor.device}
 
-    def recompute_before_backward(grad_outputs):
-        task = _graph_task.current_graph_task()
-        if key in task.hook_state:
-            return None                     # already done in this backward pass
-        task.hook_state[key] = True
-        if not recompute_inputs or any(node._saved is FREED for node in nodes):
-            return None                     # a second backward: the node reports the error
-        args, kwargs = recompute_inputs
-        with _without_saved_tensors_hooks():
-            _refill_saved(nodes, function, _unpacked(args), kwargs)
-        if not task.keep_graph:
-            recompute_inputs.clear()
-        return None
 
-    for output in _tensors_in(outputs):
-        if output._grad_fn in nodes:
-            output._grad_fn.register_prehook(recompute_before_backward)
+DETERMINISM_CHECKS = {"default": _tensor_metadata, "none": lambda tensor: None}
+
+
+def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, context_fn,
+                                  determinism_check, debug, early_stop):
+    """checkpoint(..., use_reentrant=False): run ``function`` under the frame's hooks."""
+    debug = _debug_override if _debug_override is not None else debug
+    if debug and context_fn is not noop_context_fn:
+        raise ValueError("debug=True is incompatible with non-default context_fn")
+    if determinism_check not in DETERMINISM_CHECKS:
+        raise ValueError(f"determinism_check should be one of {list(DETERMINISM_CHECKS)}, "
+                         f"but got {determinism_check}")
+    forward_context, rerun_context = context_fn()       # (called even under no_grad)
+    if not is_grad_enabled():
+        return function(*args, **kwargs)        # nothing is saved: nothing to checkpoint
+    # The rerun must draw the random numbers forward drew (the same dropout mask), and must
+    # not move the caller's random stream: fork_rng puts the caller's state back afterwards.
+    forward_rng_state = random.get_rng_state() if preserve_rng_state else None
+
+    def rerun_function(*inputs):
+        with random.fork_rng(enabled=preserve_rng_state):
+            if preserve_rng_state:
+                random.set_rng_state(forward_rng_state)
+            with rerun_context:
+                function(*inputs, **kwargs)
+
+    if _early_stop_override is not None:
+        early_stop = _early_stop_override       # the with block wins over the argument
+    frame = _CheckpointFrame(rerun_function, early_stop, DETERMINISM_CHECKS[determinism_check],
+                             debug)
+    frame.keep_inputs(args)
+    failed = False
+    with saved_tensors_hooks(frame.pack_in_forward, frame.unpack), forward_context:
+        try:
+            outputs = function(*args, **kwargs)
+        except BaseException:
+            failed = True
+            raise
+    if failed:      # forward_context swallowed the exception: there is no output to return
+        raise RuntimeError(FORWARD_CONTEXT_SUPPRESSED)
+    frame.forward_done = True
     return outputs
 
 
-def _tensors_in(outputs):
-    values = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
-    return [v for v in values if isinstance(v, Tensor)]
+class _StopRerun(Exception):
+    """Raised inside the rerun once every saved tensor is back: the rest need not run."""
 
 
-def _nodes_made_since(first_node, outputs):
-    """The nodes recorded while ``function`` ran, oldest first (found from its outputs)."""
-    found = {}
-    stack = [t._grad_fn for t in _tensors_in(outputs) if t._grad_fn is not None]
-    while stack:
-        node = stack.pop()
-        if node in found or isinstance(node, AccumulateGrad) or node._sequence_nr < first_node:
-            continue
-        found[node] = None
-        stack.extend(next_node for next_node, _ in node.next_functions if next_node is not None)
-    return sorted(found, key=lambda node: node._sequence_nr)
+class _Holder:
+    """What a node keeps, inside a checkpoint, instead of a tensor it saves.
+
+    ``recomputed`` maps each rerun (one per backward pass) to the tensor it saved in this
+    place, and to None once backward has unpacked it: a recomputed tensor is let go as soon
+    as it is used, even with retain_graph=True (a later backward reruns the function again).
+    """
+
+    def __init__(self):
+        self.recomputed = weakref.WeakKeyDictionary()
 
 
-class _without_saved_tensors_hooks:
-    """Run code as if no saved_tensors_hooks were in effect."""
+class _Rerun:
+    """One rerun of a checkpointed function, made by the first unpack in a backward pass."""
 
-    def __enter__(self):
-        self.hooks, _Hooks.stack = _Hooks.stack, ()
-
-    def __exit__(self, *exc_info):
-        _Hooks.stack = self.hooks
+    def __init__(self):
+        self.saved_count = 0        # tensors this rerun has saved so far
+        self.done = False
 
 
-def _pack_inputs(args):
-    """With saved-tensor hooks in effect, the tensor inputs go through their pack hook."""
-    if not _Hooks.stack:
-        return args
-    pack_hook, unpack_hook = _Hooks.stack[-1]
-    return tuple(pack(a, None, pack_hook, unpack_hook) if isinstance(a, Tensor) else a
-                 for a in args)
+class _CheckpointFrame:
+    """Everything one checkpointed call keeps between its forward and backward."""
+
+    def __init__(self, rerun_function, early_stop, metadata_fn, debug):
+        self.rerun_function = rerun_function
+        self.early_stop = early_stop
+        self.metadata_fn = metadata_fn
+        self.debug_log = {"forward": [], "rerun": []} if debug else None
+        self.inputs = []
+        # One weak reference per tensor saved in forward, in saving order. A node freed by a
+        # backward without retain_graph lets go of its holders; the rerun skips those places.
+        self.holders = []
+        self.metadata = []              # the metadata_fn of each tensor saved in forward
+        self.forward_done = False
+        # Set when a backward inside the function itself (before forward ended) made the rerun
+        # save more than forward had saved so far: then the counts cannot be compared.
+        self.counts_unknown = False
+
+    # forward ------------------------------------------------------------------
+    def keep_inputs(self, args):
+        """Keep the tensor inputs as saved tensors: the hooks in effect around the checkpoint
+        (an outer checkpoint's, or save_on_cpu's) see them, and an in-place change of one
+        before backward is caught, as for any saved tensor."""
+        for arg in args:
+            if isinstance(arg, Tensor) and _Hooks.stack:
+                pack_hook, unpack_hook = _Hooks.stack[-1]
+                arg = pack(arg, None, pack_hook, unpack_hook)
+            elif isinstance(arg, Tensor):
+                arg = _KeptInput(arg)
+            self.inputs.append(arg)
+
+    def pack_in_forward(self, tensor):
+        """Pack hook of forward: keep an empty holder instead of ``tensor``."""
+        holder = _Holder()
+        self.holders.append(weakref.ref(holder))
+        self.metadata.append(self.metadata_fn(tensor))
+        self._log("forward", tensor)
+        return holder
+
+    # backward -----------------------------------------------------------------
+    def unpack(self, holder):
+        """Unpack hook: the tensor the rerun saved in ``holder``'s place (rerunning first if
+        this backward pass has not yet)."""
+        try:
+            task = _graph_task.current_graph_task()
+            if task is None:            # grad_fn._saved_result outside backward: rerun each time
+                rerun = _Rerun()
+            else:
+                rerun = task.hook_state.setdefault(self, _Rerun())
+            if not rerun.done:
+                self.rerun(rerun)
+            tensor = holder.recomputed.get(rerun)
+            if tensor is None:
+                raise CheckpointError(
+                    "torch.utils.checkpoint: Unpack is being triggered for a tensor that was "
+                    "already unpacked once. If you are calling ctx.saved_tensors in backward, make "
+                    "sure to do so only once. Otherwise please open an issue with details on your "
+                    "use case.")
+            holder.recomputed[rerun] = None
+            return tensor
+        except CheckpointError as error:
+            if self.debug_log is None:
+                raise
+            raise CheckpointError(self._debug_report()) from error
+
+    def rerun(self, rerun):
+        """Run the function again, filling the holders; stop early once all are full."""
+        inputs = [arg.unpack(None) if type(arg) in (PackedTensor, _KeptInput) else arg
+                  for arg in self.inputs]
+        if self.debug_log is not None:
+            self.debug_log["rerun"].clear()     # the report shows the latest rerun only
+        try:
+            with saved_tensors_hooks(lambda tensor: self.pack_in_rerun(rerun, tensor),
+                                     lambda tensor: tensor), enable_grad():
+                self.rerun_function(*inputs)
+        except _StopRerun:
+            pass
+        rerun.done = True
+        self.check_rerun(rerun)
+
+    def pack_in_rerun(self, rerun, tensor):
+        """Pack hook of the rerun: put the n-th tensor saved into the n-th holder."""
+        self._log("rerun", tensor)
+        # The rerun's own graph is thrown away, but a backward inside the function may still
+        # run through it: keep a tensor without history, as any saved tensor is kept.
+        tensor = tensor.detach() if tensor.requires_grad else tensor
+        index = rerun.saved_count
+        rerun.saved_count += 1
+        if index >= len(self.holders):
+            if not self.forward_done:
+                self.counts_unknown = True
+                return tensor
+            raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during "
+                                  "recomputation than during the original forward pass.\n"
+                                  + DEBUG_TIP)
+        holder = self.holders[index]()
+        if holder is not None:
+            holder.recomputed[rerun] = tensor
+        if self.early_stop and rerun.saved_count == len(self.holders):
+            raise _StopRerun            # every holder is full: the rest of the function need not run
+        return tensor
+
+    def check_rerun(self, rerun):
+        """Raise CheckpointError if the rerun saved other tensors than forward did."""
+        if self.counts_unknown:
+            return
+        if rerun.saved_count != len(self.holders):
+            raise CheckpointError(
+                "torch.utils.checkpoint: A different number of tensors was saved during the "
+                "original forward and recomputation.\n"
+                f"Number of tensors saved during forward: {len(self.holders)}\n"
+                f"Number of tensors saved during recomputation: {rerun.saved_count}.\n"
+                + DEBUG_TIP)
+        differences = ""
+        for index, (weak_holder, metadata) in enumerate(zip(self.holders, self.metadata)):
+            holder = weak_holder()
+            if holder is None:
+                continue
+            recomputed = self.metadata_fn(holder.recomputed[rerun])
+            if recomputed != metadata:
+                differences += (f"tensor at position {index}:\nsaved metadata: {metadata}\n"
+                                f"recomputed metadata: {recomputed}\n")
+        if differences:
+            raise CheckpointError(
+                "torch.utils.checkpoint: Recomputed values for the following tensors have "
+                f"different metadata than during the forward pass.\n{differences}.\n" + DEBUG_TIP)
+
+    # debug=True ---------------------------------------------------------------
+    def _log(self, run, tensor):
+        """With debug=True, note each saved tensor and the line of code that saved it."""
+        if self.debug_log is None:
+            return
+        where = [f"{frame.filename}:{frame.lineno}:{frame.name}"
+                 for frame in traceback.extract_stack() if not frame.filename.startswith(_PACKAGE_DIR)]
+        described = f"{str(tensor.dtype).replace('torch.', '')}{list(tensor.shape)}"
+        self.debug_log[run].append((described, where))
+
+    def _debug_report(self):
+        """debug=True: the tensors saved by forward and by the rerun, and where, side by side."""
+        def traces(run):
+            entries = self.debug_log[run]
+            label = "original" if run == "forward" else "recompute"
+            return "".join(f"{what}   ({i + 1} of {len(entries)} in {label})\n" + "\n".join(where)
+                           + "\n\n\n" for i, (what, where) in enumerate(entries))
+
+        def listing(run):
+            return "\n".join(f"saved {what}" for what, _ in self.debug_log[run])
+        return DEBUG_REPORT.format(forward_traces=traces("forward"), rerun_traces=traces("rerun"),
+                                   forward_ops=listing("forward"), rerun_ops=listing("rerun"))
 
 
-def _unpacked(args):
-    """The inputs again, through their unpack hook if they were packed."""
-    return tuple(a.unpack(None) if type(a) is PackedTensor else a for a in args)
+class _KeptInput:
+    """A tensor input kept without hooks, with its version, to catch an in-place change."""
+
+    __slots__ = ("tensor", "version")
+
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor, tensor._version
+
+    def unpack(self, node):
+        """The input itself, after checking it was not changed in place since."""
+        tensor = self.tensor
+        if tensor._version != self.version:
+            raise RuntimeError(_modified_in_place_message(tensor, self.version, tensor.grad_fn,
+                                                          output_nr=0))
+        return tensor
 
 
-def _refill_saved(nodes, function, args, kwargs):
-    """Run ``function`` again on copies of the inputs; give each node its twin's saved tensors."""
-    inputs = [a.detach().requires_grad_(a._graph_requires_grad) if isinstance(a, Tensor) else a
-              for a in args]
-    first_node = next(_sequence_numbers)
-    with enable_grad():
-        outputs = function(*inputs, **kwargs)
-    twins = _nodes_made_since(first_node, outputs)
-    originals = [n for n in nodes if n._saved is not None]
-    twins = [n for n in twins if n._saved is not None]
-    if len(originals) != len(twins):
-        raise RuntimeError(
-            "torch.utils.checkpoint: A different number of tensors was saved during the original "
-            "forward and recomputation.")
-    for node, twin in zip(originals, twins):
-        node._saved, node._saved_versions = twin._saved, twin._saved_versions
+# What debug=True raises instead of a CheckpointError (PyTorch lists every operator it ran, with
+# stack traces; minigrad lists every tensor saved, with the lines of code that saved it).
+DEBUG_REPORT = """\
+An error happened while unpacking tensors; these are the tensors saved by the original forward
+and by the recomputation, because debug=True was passed to torch.utils.checkpoint.checkpoint().
+
+1. Where each tensor was saved in the original forward
+
+{forward_traces}
+2. Where each tensor was saved during recomputation
+
+{rerun_traces}
+3. Tensors saved in the original forward and during recomputation, in order
+
+Original forward:
+
+{forward_ops}
+
+Recomputation:
+
+{rerun_ops}
+
+4. Error message: the recomputation saved other tensors than the original forward (see the
+   CheckpointError above). Compare the two lists to find where the function ran differently.
+"""
 
 
 # --- use_reentrant=True ----------------------------------------------------------------
@@ -215,10 +470,15 @@ class CheckpointFunction(Function):
     def forward(ctx, run_function, preserve_rng_state, *args):
         """Run ``run_function(*args)`` without recording it; keep only the inputs (and the RNG state)."""
         ctx.run_function = run_function
-        ctx.inputs = args
+        ctx.rng_state = random.get_rng_state() if preserve_rng_state else None
         if not any(isinstance(a, Tensor) and a._graph_requires_grad for a in args):
             warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
                           UserWarning, stacklevel=4)
+        # Tensor inputs are saved as any node's saved tensors (so saved-tensor hooks see them,
+        # and an in-place change before backward is an error); other arguments are kept as is.
+        ctx.tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        ctx.save_for_backward(*[args[i] for i in ctx.tensor_positions])
+        ctx.inputs = [None if isinstance(a, Tensor) else a for a in args]
         with no_grad():
             return run_function(*args)
 
@@ -233,13 +493,24 @@ class CheckpointFunction(Function):
                 "passing an `inputs` parameter to .backward(). To resolve this error, you can "
                 "either set use_reentrant=False, or call .backward() without passing the "
                 "`inputs` argument.")
+        inputs = list(ctx.inputs)
+        for position, tensor in zip(ctx.tensor_positions, ctx.saved_tensors):
+            inputs[position] = tensor
         inputs = [a.detach().requires_grad_(a._graph_requires_grad) if isinstance(a, Tensor) else a
-                  for a in ctx.inputs]
-        with enable_grad():
-            outputs = ctx.run_function(*inputs)
+                  for a in inputs]
+        # the rerun draws what forward drew; the caller's random stream is left where it was
+        with random.fork_rng(enabled=ctx.rng_state is not None):
+            if ctx.rng_state is not None:
+                random.set_rng_state(ctx.rng_state)
+            with enable_grad():
+                outputs = ctx.run_function(*inputs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-        pairs = [(o, g) for o, g in zip(outputs, grad_outputs)
-                 if isinstance(o, Tensor) and o._graph_requires_grad and g is not None]
+        needing_grad = [(o, g) for o, g in zip(outputs, grad_outputs)
+                        if isinstance(o, Tensor) and o._graph_requires_grad]
+        if not needing_grad:
+            raise RuntimeError("none of output has requires_grad=True, this checkpoint() is not "
+                               "necessary")
+        pairs = [(o, g) for o, g in needing_grad if g is not None]
         if pairs:
             autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
         grads = tuple(a.grad if isinstance(a, Tensor) else None for a in inputs)

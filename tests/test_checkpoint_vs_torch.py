@@ -1,0 +1,685 @@
+"""Non-reentrant checkpoint's rerun compared with PyTorch's, step by step.
+
+Each program below runs under both libraries and writes a transcript: what the
+checkpointed function did (and when), values, gradients, grad_fn names, errors
+and warnings. The transcripts must be equal. What they pin down:
+
+- early stop: the rerun in backward ends once every saved tensor is back, so
+  lines after the function's last saving operation run once only, unless
+  ``set_checkpoint_early_stop(False)`` or ``early_stop=False``;
+- the rerun starts when backward first unpacks a saved tensor (not before);
+- random numbers: ``preserve_rng_state`` and the random state after backward;
+- nesting, checkpoint_sequential, context_fn, determinism_check, debug;
+- PyTorch's CheckpointError texts when the rerun saves something else;
+- use_reentrant=True, which always reruns the whole function.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+import minigrad.utils.checkpoint  # noqa: F401  (the import path learners use)
+
+
+def values(t):
+    return None if t is None else [round(v, 4) for v in t.reshape(-1).tolist()]
+
+
+def outcome(action):
+    """What ``action()`` returned, or its exception's class name and message."""
+    try:
+        return action()
+    except Exception as error:
+        return (type(error).__name__, str(error))
+
+
+def both(program):
+    """The transcripts of ``program`` under minigrad and PyTorch."""
+    import torch
+    return program(minigrad), program(torch)
+
+
+def same(program):
+    ours, theirs = both(program)
+    assert ours == theirs
+    return ours
+
+
+def sin_exp_function(lib, log):
+    """A function whose last saving operation (exp) is followed by more work."""
+    def f(x):
+        log.append("start")
+        a = x.sin()                 # saves x
+        log.append("after sin")
+        b = a.exp()                 # saves its result: the last saved tensor
+        log.append("after exp")
+        c = b + 1                   # saves nothing
+        log.append("after add")
+        noise = lib.rand(2)         # a random draw after the last save
+        log.append("end")
+        return c * 2 + noise * 0
+    return f
+
+
+@pytest.mark.parametrize("early_stop", [None, True, False])
+@pytest.mark.parametrize("how", ["context", "argument"])
+def test_early_stop_leaves_the_end_of_the_function_out(early_stop, how):
+    def program(lib):
+        checkpoint = lib.utils.checkpoint.checkpoint
+        log = []
+        f = sin_exp_function(lib, log)
+        x = lib.ones(2, requires_grad=True)
+        if early_stop is None:
+            y = checkpoint(f, x, use_reentrant=False)
+        elif how == "context":
+            with lib.utils.checkpoint.set_checkpoint_early_stop(early_stop):
+                y = checkpoint(f, x, use_reentrant=False)
+        else:
+            y = checkpoint(f, x, use_reentrant=False, early_stop=early_stop)
+        log.append("backward")
+        y.sum().backward()
+        log += [values(x.grad), y.grad_fn.name()]
+        return log
+    log = same(program)
+    rerun = log[log.index("backward") + 1:-2]
+    if early_stop is False:
+        assert rerun == ["start", "after sin", "after exp", "after add", "end"]
+    else:
+        assert rerun == ["start", "after sin"]      # exp raised the stop: its line never came
+
+
+def test_the_context_manager_wins_over_the_argument_and_only_matters_in_forward():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+        f = sin_exp_function(lib, log)
+        x = lib.ones(2, requires_grad=True)
+        with cp.set_checkpoint_early_stop(False):
+            y = cp.checkpoint(f, x, use_reentrant=False, early_stop=True)
+        with cp.set_checkpoint_early_stop(True):
+            z = cp.checkpoint(f, x, use_reentrant=False, early_stop=False)
+        log.append("backward y")
+        y.sum().backward()
+        log.append("backward z")
+        with cp.set_checkpoint_early_stop(False):      # too late: z was made with True
+            z.sum().backward()
+        log.append(type(cp.set_checkpoint_early_stop(True)).__name__)
+
+        @cp.set_checkpoint_early_stop(False)            # also a decorator, as contextlib's are
+        def decorated():
+            return cp.checkpoint(f, x, use_reentrant=False)
+        w = decorated()
+        log.append("backward w")
+        w.sum().backward()
+        return log
+    same(program)
+
+
+def test_rerun_starts_when_a_saved_tensor_is_first_unpacked():
+    def program(lib):
+        checkpoint = lib.utils.checkpoint.checkpoint
+        log = []
+
+        def f(x):
+            log.append("f runs")
+            return (x + 1) * 3, x.exp()       # the first output's nodes save nothing
+
+        x = lib.ones(2, requires_grad=True)
+        first, second = checkpoint(f, x, use_reentrant=False)
+        first.register_hook(lambda g: log.append("hook on first"))
+        second.register_hook(lambda g: log.append("hook on second"))
+        log.append("backward of first")
+        first.sum().backward()
+        log.append("backward of second")
+        second.sum().backward(retain_graph=True)
+        log.append("again, retained")
+        second.sum().backward()
+        log.append(values(x.grad))
+        log.append("both")
+        a, b = checkpoint(f, x, use_reentrant=False)
+        (a.sum() * b.sum()).backward()
+        log.append(values(x.grad))
+        return log
+    same(program)
+
+
+@pytest.mark.parametrize("preserve", [True, False])
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_random_state_and_dropout(preserve, early_stop):
+    def program(lib):
+        cp = lib.utils.checkpoint
+        lib.manual_seed(0)
+        draws = []
+
+        def f(x):
+            mask = lib.nn.functional.dropout(x, 0.5)        # saves its mask
+            y = (mask * x).exp()
+            draws.append(values(lib.rand(3)))               # after the last saved tensor
+            return y
+
+        x = lib.from_numpy(np.linspace(0.1, 0.8, 8))
+        x.requires_grad_(True)
+        with cp.set_checkpoint_early_stop(early_stop):
+            y = cp.checkpoint(f, x, use_reentrant=False, preserve_rng_state=preserve)
+        after_forward = values(lib.rand(2))
+        y.sum().backward()
+        return [draws, after_forward, values(lib.rand(2)), values(x.grad), values(y)]
+    same(program)
+
+
+def test_nested_checkpoints():
+    def program(lib):
+        checkpoint = lib.utils.checkpoint.checkpoint
+        log = []
+
+        def inner(h):
+            log.append("inner start")
+            out = h.cos()
+            log.append("inner end")
+            return out
+
+        def outer(x):
+            log.append("outer start")
+            h = checkpoint(inner, x.sin(), use_reentrant=False)
+            log.append("outer middle")
+            out = h.exp()
+            log.append("outer end")
+            return out
+
+        x = lib.tensor([0.5, 1.5], requires_grad=True)
+        y = checkpoint(outer, x, use_reentrant=False)
+        log.append("backward")
+        y.sum().backward()
+        log += [values(x.grad), y.grad_fn.name()]
+        return log
+    same(program)
+
+
+@pytest.mark.parametrize("use_reentrant", [False, True])
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_checkpoint_sequential(use_reentrant, early_stop):
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        class Step(lib.nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+
+            def forward(self, h):
+                log.append(f"step {self.k} start")
+                h = (h * 0.9 + 0.1 * self.k).tanh()
+                log.append(f"step {self.k} end")
+                return h
+
+        model = lib.nn.Sequential(*[Step(k) for k in range(6)])
+        x = lib.tensor([0.1, -0.2], requires_grad=True)
+        with cp.set_checkpoint_early_stop(early_stop):
+            y = cp.checkpoint_sequential(model, 3, x, use_reentrant=use_reentrant)
+        log.append("backward")
+        y.sum().backward()
+        log += [values(x.grad), y.grad_fn.name()]
+        return log
+    same(program)
+
+
+def test_context_fn():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        class Note:
+            def __init__(self, name):
+                self.name = name
+
+            def __enter__(self):
+                log.append(f"enter {self.name}")
+
+            def __exit__(self, *exc):
+                log.append(f"exit {self.name}")
+
+        def contexts():
+            log.append("context_fn called")
+            return Note("forward"), Note("recompute")
+
+        def f(x):
+            log.append("f")
+            return x.sin()
+
+        x = lib.ones(2, requires_grad=True)
+        y = cp.checkpoint(f, x, use_reentrant=False, context_fn=contexts)
+        log.append("backward")
+        y.sum().backward()
+        with lib.no_grad():
+            cp.checkpoint(f, x, use_reentrant=False, context_fn=contexts)
+
+        class Swallow:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                return True
+
+        def failing(x):
+            raise KeyError("inside")
+
+        log.append(outcome(lambda: cp.checkpoint(failing, x, use_reentrant=False,
+                                                 context_fn=lambda: (Swallow(), Swallow()))))
+        log.append(outcome(lambda: cp.checkpoint(failing, x, use_reentrant=False)))
+        return log
+    same(program)
+
+
+def changing_function(lib, change):
+    """A function that does something else the second time it runs."""
+    runs = []
+
+    def f(x):
+        runs.append(1)
+        second = len(runs) == 2
+        if change == "shape":
+            return x[:1 + second].sin()
+        if change == "dtype":
+            return (x.double() if second else x).sin()
+        if change == "fewer":
+            y = x.sin()
+            return y if second else y.exp()
+        if change == "more":
+            y = x.sin()
+            return y.exp() if second else y
+        return x.sin()
+    return f
+
+
+@pytest.mark.parametrize("change", ["shape", "dtype", "fewer", "more"])
+@pytest.mark.parametrize("determinism_check", ["default", "none"])
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_a_rerun_that_differs(change, determinism_check, early_stop):
+    def program(lib):
+        cp = lib.utils.checkpoint
+        x = lib.ones(3, requires_grad=True)
+        with cp.set_checkpoint_early_stop(early_stop):
+            y = cp.checkpoint(changing_function(lib, change), x, use_reentrant=False,
+                              determinism_check=determinism_check)
+        result = outcome(lambda: y.sum().backward())
+        return [result, values(x.grad)]
+    same(program)
+
+
+def test_debug_mode():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        x = lib.ones(3, requires_grad=True)
+        seen = []
+        y = cp.checkpoint(lambda t: t.sin().exp(), x, use_reentrant=False, debug=True)
+        y.sum().backward()
+        seen.append(values(x.grad))
+        for debug_setting in ("argument", "context"):
+            f = changing_function(lib, "shape")
+            if debug_setting == "argument":
+                y = cp.checkpoint(f, x, use_reentrant=False, debug=True)
+            else:
+                with cp.set_checkpoint_debug_enabled(True):
+                    y = cp.checkpoint(f, x, use_reentrant=False)
+            try:
+                y.sum().backward()
+            except cp.CheckpointError as error:
+                # (PyTorch lists the operators it ran; minigrad the tensors saved)
+                seen.append([type(error).__name__, type(error.__cause__).__name__,
+                             str(error.__cause__).splitlines()[0]])
+        with cp.set_checkpoint_debug_enabled(False):      # wins over debug=True
+            y = cp.checkpoint(changing_function(lib, "shape"), x, use_reentrant=False, debug=True)
+        seen.append(outcome(lambda: y.sum().backward())[1].splitlines()[0])
+        seen.append(outcome(lambda: cp.checkpoint(lambda t: t.sin(), x, use_reentrant=False,
+                                                  debug=True, context_fn=cp.noop_context_fn)
+                            .grad_fn.name()))
+        seen.append(outcome(lambda: cp.checkpoint(lambda t: t, x, use_reentrant=False, debug=True,
+                                                  context_fn=lambda: (None, None))))
+        return seen
+    same(program)
+
+
+def test_debug_report_says_where_each_tensor_was_saved():
+    # minigrad's own report (PyTorch's lists the operators it ran, with their stack traces)
+    cp = minigrad.utils.checkpoint
+    y = cp.checkpoint(changing_function(minigrad, "shape"), minigrad.ones(3, requires_grad=True),
+                      use_reentrant=False, debug=True)
+    with pytest.raises(cp.CheckpointError) as caught:
+        y.sum().backward()
+    report = str(caught.value)
+    assert "float32[1]   (1 of 1 in original)" in report
+    assert "float32[2]   (1 of 1 in recompute)" in report
+    assert f"{__file__}:" in report and ":f\n" in report     # the line in the function
+    assert "/minigrad/" + "utils" not in report
+
+
+def test_argument_errors():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        x = lib.ones(2, requires_grad=True)
+        f = lambda t: t.sin()       # noqa: E731
+        return [
+            outcome(lambda: cp.checkpoint(f, x, use_reentrant=False, determinism_check="shape")),
+            outcome(lambda: cp.checkpoint(f, x, use_reentrant=True, context_fn=cp.noop_context_fn)
+                    .grad_fn.name()),
+            outcome(lambda: cp.checkpoint(f, x, use_reentrant=True, context_fn=lambda: None)),
+            outcome(lambda: cp.checkpoint(f, x, use_reentrant=True, debug=True)),
+            outcome(lambda: cp.checkpoint(f, x, use_reentrant=True, debug=True, bar=2)),
+            outcome(lambda: cp.checkpoint(f, x, use_reentrant=True, preserve_rng_state=False)
+                    .grad_fn.name()),
+            issubclass(cp.CheckpointError, RuntimeError),
+        ]
+    same(program)
+
+
+def test_inputs_kept_for_the_rerun():
+    def program(lib):
+        checkpoint = lib.utils.checkpoint.checkpoint
+        seen = []
+
+        def f(t):
+            seen.append([t is leaf, t.requires_grad, t.grad_fn and t.grad_fn.name()])
+            return t.sin()
+
+        leaf = lib.ones(2, requires_grad=True)
+        checkpoint(f, leaf, use_reentrant=False).sum().backward()
+        checkpoint(f, leaf * 2, use_reentrant=False).sum().backward()
+        h = leaf * 1
+        y = checkpoint(f, h, use_reentrant=False)
+        h.add_(1)                                   # changed before backward reruns f
+        seen.append(outcome(lambda: y.sum().backward())[1].splitlines()[0])
+        with lib.no_grad():
+            z = checkpoint(f, leaf, use_reentrant=False)
+        seen.append(z.requires_grad)
+        return seen
+    same(program)
+
+
+def test_saved_tensors_outside_backward_and_twice_in_one_backward():
+    def program(lib):
+        checkpoint = lib.utils.checkpoint.checkpoint
+        log = []
+
+        def f(t):
+            log.append("f")
+            return t.exp()
+
+        x = lib.tensor([0.0, 1.0], requires_grad=True)
+        y = checkpoint(f, x, use_reentrant=False)
+        log.append(values(y.grad_fn._saved_result))      # reruns f
+        log.append(values(y.grad_fn._saved_result))      # and again
+        log.append(y.grad_fn.name())
+
+        class TwiceUnpacked(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                ctx.save_for_backward(t)
+                return t * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                first, = ctx.saved_tensors
+                second, = ctx.saved_tensors
+                return g * first * second
+
+        z = checkpoint(TwiceUnpacked.apply, x, use_reentrant=False)
+        log.append(outcome(lambda: z.sum().backward()))
+        w = checkpoint(f, x, use_reentrant=False)
+        w.sum().backward()
+        log.append(outcome(lambda: w.sum().backward()))   # freed, as without checkpoint
+        return log
+    same(program)
+
+
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_backward_inside_the_checkpointed_function(early_stop):
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        def f(x):
+            log.append("f start")
+            y = x.sin()
+            z = y.cos()
+            gx, = lib.autograd.grad(z.sum(), x)
+            log.append(["inner grad", values(gx)])
+            out = x.cos() * gx
+            log.append("f end")
+            return out
+
+        x = lib.tensor([0.3, 0.9], requires_grad=True)
+        with cp.set_checkpoint_early_stop(early_stop):
+            y = cp.checkpoint(f, x, use_reentrant=False)
+        log.append("backward")
+        y.sum().backward()
+        log.append(values(x.grad))
+        return log
+    same(program)
+
+
+def test_hooks_around_a_checkpoint_see_the_inputs_only():
+    def program(lib):
+        checkpoint = lib.utils.checkpoint.checkpoint
+        log = []
+
+        def pack(t):
+            log.append(["pack", list(t.shape), t.grad_fn and t.grad_fn.name()])
+            return t
+
+        def unpack(t):
+            log.append(["unpack", list(t.shape)])
+            return t
+
+        def f(a, b):
+            log.append("f")
+            return (a * b).sin()
+
+        a = lib.ones(2, requires_grad=True)
+        b = lib.full((2,), 2.0, requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = checkpoint(f, a * 3, b, use_reentrant=False)
+        log.append("backward")
+        y.sum().backward()
+        log += [values(a.grad), values(b.grad)]
+        return log
+    same(program)
+
+
+def test_reentrant_checkpoint_reruns_everything_with_the_forward_random_state():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        lib.manual_seed(3)
+        log = []
+
+        def f(x):
+            log.append("start")
+            y = lib.nn.functional.dropout(x, 0.5).exp()
+            log.append("end")
+            return y
+
+        x = lib.from_numpy(np.linspace(0.1, 0.8, 8))
+        x.requires_grad_(True)
+        with cp.set_checkpoint_early_stop(True):        # has no effect on use_reentrant=True
+            y = cp.checkpoint(f, x, use_reentrant=True)
+        log.append("backward")
+        y.sum().backward()
+        log += [values(x.grad), values(lib.rand(2))]
+        log.append(outcome(lambda: cp.checkpoint(lambda t: t.detach(), x, use_reentrant=True)
+                           .sum().backward()))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cp.checkpoint(f, lib.ones(2), use_reentrant=True)
+        log.append([str(w.message) for w in caught])
+        return log
+    same(program)
+
+
+def test_more_uses():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        def two_outputs(x):
+            log.append("two_outputs")
+            s = x.sin()
+            return s * 2, s * 3
+
+        x = lib.ones(2, requires_grad=True)
+        a, b = cp.checkpoint(two_outputs, x, use_reentrant=False)
+        a.sum().backward()                                  # frees SinBackward0 shared by b
+        log.append(outcome(lambda: b.sum().backward())[1][:60])
+
+        w = lib.full((2,), 3.0, requires_grad=True)
+
+        def with_keyword(x, w):
+            log.append("with_keyword")
+            return (x * w).exp()
+
+        cp.checkpoint(with_keyword, x, w=w, use_reentrant=False).sum().backward()
+        log.append(values(w.grad))
+        y = cp.checkpoint(lambda t: {"y": t.exp(), "n": 3}, x, use_reentrant=False)
+        y["y"].sum().backward()
+        log.append(y["n"])
+
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.ReLU(), lib.nn.Dropout(0.3),
+                                  lib.nn.Linear(4, 2))
+        cp.checkpoint(model, lib.ones(5, 3, requires_grad=True), use_reentrant=False).sum().backward()
+        log += [values(model[0].weight.grad), values(lib.rand(2))]
+
+        y = cp.checkpoint(lambda t: t.sin() * t, x, use_reentrant=False)
+        gx, = lib.autograd.grad(y.sum(), x, create_graph=True)
+        log.append([round(v, 5) for v in lib.autograd.grad(gx.sum(), x)[0].tolist()])
+        y = cp.checkpoint(lambda t: (t * w).exp(), x, use_reentrant=False)
+        y.sum().backward(inputs=[w])
+        log.append(values(w.grad))
+        with lib.inference_mode():
+            log.append(cp.checkpoint(lambda t: t.exp(), x, use_reentrant=False).requires_grad)
+        with lib.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+            log.append(outcome(lambda: cp.checkpoint(lambda t: t.exp(), x, use_reentrant=False)))
+        runs = []
+
+        def fails_the_second_time(t):
+            runs.append(1)
+            if len(runs) == 2:
+                raise ValueError("second time")
+            return t.exp()
+
+        y = cp.checkpoint(fails_the_second_time, x, use_reentrant=False)
+        log.append(outcome(lambda: y.sum().backward()))
+        y = cp.checkpoint(lambda t: t, x, use_reentrant=False)
+        log.append([y is x, y.grad_fn])
+        x.grad = None
+        cp.checkpoint(lambda t, k: t.pow(k), x, 3, use_reentrant=False).sum().backward()
+        log.append(values(x.grad))
+        return log
+    same(program)
+
+
+def test_custom_functions_in_place_changes_and_which_tensor_differs():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        class SavesBoth(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                ctx.save_for_backward(a, b)
+                return a * b
+
+            @staticmethod
+            def backward(ctx, g):
+                a, b = ctx.saved_tensors
+                return g * b, g * a
+
+        def f(x, w):
+            log.append("f")
+            y = SavesBoth.apply(x, w)
+            log.append("after SavesBoth")
+            return y + 1
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor([3.0, 4.0], requires_grad=True)
+        cp.checkpoint(f, x, w, use_reentrant=False).sum().backward()
+        log.append(values(x.grad))
+
+        def exp_then_changed(t):
+            a = t.exp()                 # saves a: changed in place below
+            a.add_(1)                   # (outside a checkpoint, backward would refuse)
+            log.append("after add_")
+            return a
+
+        for early_stop in (True, False):
+            # early stop: the rerun ends before add_, so exp's gradient uses exp(x);
+            # without it, add_ changes the recomputed tensor too, as in PyTorch
+            with cp.set_checkpoint_early_stop(early_stop):
+                y = cp.checkpoint(exp_then_changed, x, use_reentrant=False)
+            log.append(outcome(lambda: y.sum().backward()))
+            log.append(values(x.grad))
+
+        for order in ("x first", "w first"):
+            runs = []
+
+            def shape_changes(x, w):
+                runs.append(1)
+                part = x[:len(runs)]
+                return (part * w if order == "x first" else w * part).sin()
+
+            y = cp.checkpoint(shape_changes, lib.ones(3, requires_grad=True),
+                              lib.tensor([2.0], requires_grad=True), use_reentrant=False)
+            log.append(outcome(lambda: y.sum().backward())[1].splitlines()[:4])
+        return log
+    same(program)
+
+
+def test_the_two_variants_nested_and_the_reentrant_inputs_as_saved_tensors():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        log = []
+
+        def inner(h):
+            log.append("inner")
+            return h.cos()
+
+        def ends_with_a_checkpoint(x):
+            # its last saved tensor is the inner checkpoint's input: the outer rerun stops
+            # before inner runs, and inner's own rerun follows
+            log.append("outer")
+            return cp.checkpoint(inner, x.sin(), use_reentrant=False)
+
+        def outer(variant):
+            def run(x):
+                log.append(f"outer {variant}")
+                out = cp.checkpoint(inner, x.sin(), use_reentrant=variant == "reentrant")
+                log.append("outer end")
+                return out.exp()
+            return run
+
+        x = lib.tensor([0.5, 1.5], requires_grad=True)
+        y = cp.checkpoint(ends_with_a_checkpoint, x, use_reentrant=False)
+        log.append("backward")
+        y.sum().backward()
+        log.append(values(x.grad))
+        for inner_variant, outer_reentrant in (("reentrant", False), ("non-reentrant", True)):
+            x.grad = None
+            y = cp.checkpoint(outer(inner_variant), x, use_reentrant=outer_reentrant)
+            log.append("backward")
+            y.sum().backward()
+            log.append(values(x.grad))
+        h = x * 1
+        y = cp.checkpoint(inner, h, use_reentrant=True)
+        h.add_(1)               # a saved tensor of the reentrant node: backward refuses
+        log.append(outcome(lambda: y.sum().backward())[1].splitlines()[0])
+
+        def pack(t):
+            log.append(["pack", list(t.shape)])
+            return t
+
+        with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = cp.checkpoint(lambda t, k, s: inner(t) * s, x * 2, None, 3.0, use_reentrant=True)
+        y.sum().backward()
+        log.append(values(x.grad))
+        return log
+    same(program)
