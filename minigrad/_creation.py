@@ -362,7 +362,8 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     if _dtype.to_numpy_dtype(dtype).kind in "iu":        # (PyTorch names the C++ type here)
-        value = _as_integers(value, _dtype.to_numpy_dtype(dtype), f"{_dtype.to_numpy_dtype(dtype).name}_t",
+        numpy_dtype = _dtype.to_numpy_dtype(dtype)
+        value = _as_integers(value, numpy_dtype, _dtype.CHECKED_CONVERSION_NAMES[numpy_dtype.name],
                              unpacked=False)
     return _leaf(np.full(_size((size,)), value, dtype=_dtype.to_numpy_dtype(dtype)), requires_grad)
 

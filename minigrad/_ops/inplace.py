@@ -20,7 +20,8 @@ from numpy.lib.array_utils import byte_bounds
 
 from .._type_names import type_name
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
-from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
+from .._dtype import (scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, check_python_int,
+                      checked_int)
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad, refuse_dtype
 from ..autograd._saved_tensor_hooks import _Hooks, pack
@@ -581,6 +582,12 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     if isinstance(other, np.generic):       # a numpy number is a Python number to PyTorch (numpy
         other = other.item()                # would compute a float16 tensor + np.float64 in float64)
+    if type(other) is int and (tensor._array.dtype.kind != "f" or not -2**63 <= other < 2**63):
+        # PyTorch's errors for an int past 64 bits or one from 2**63 up with bools; an integer
+        # tensor takes the number's low bits (int32 += 2**32 adds 0), where numpy would raise
+        dtype = result_type(tensor, other)
+        if dtype.kind in "iu":
+            other = pointwise.wrapped_to(other, dtype)
     if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))      # (other's history too: check_history_kept)
@@ -995,6 +1002,10 @@ def fill_(self, value):
                                f"{value.ndim} dimensions.")
         check_inplace(self, others=(value,))   # from a tensor (not a number) it is a copy: it
         return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
+    if type(value) is int:
+        check_python_int(value)                 # (x.fill_(2**64): PyTorch's OverflowError)
+        if self._array.dtype.kind in "iu":      # PyTorch's checked conversion to the dtype
+            value = checked_int(value, self._array.dtype)
     return _fill(self, value, FillBackward2)
 
 

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import result_type, cpp_name
+from .._dtype import result_type, cpp_name, wrapped_to
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
@@ -25,6 +25,7 @@ from .._python_arg_parser import invalid_combination
 from ..autograd.kernel_writes import kernel_writes
 
 _PYTHON_NUMBERS = (int, float, bool)
+_INT64 = np.dtype(np.int64)
 
 
 def _operand_arrays(a, b):
@@ -52,6 +53,11 @@ def _operand_arrays(a, b):
         # PyTorch converts each operand to the result's dtype before computing (an int32 tensor
         # minus a float32 one: both float32), where numpy would compute int32 - float32 in float64
         a_arr, b_arr = _converted(a_arr, dtype), _converted(b_arr, dtype)
+    elif dtype.kind in "iu":                     # (int32 tensor + 2**32: PyTorch's C++ cast)
+        if type(b_arr) is int:
+            b_arr = wrapped_to(b_arr, dtype)
+        if type(a_arr) is int:                   # (2**63 - x)
+            a_arr = wrapped_to(a_arr, dtype)
     return a_arr, b_arr, dtype
 
 
@@ -471,7 +477,11 @@ def is_bool(value):
 
 
 def bool_subtraction_error(input, other):
-    """PyTorch refuses ``-`` with bools: True - False is no number a mask should become."""
+    """PyTorch refuses ``-`` with bools: True - False is no number a mask should become (after
+    its parser refused an int past 64 bits: raised here)."""
+    for value in (input, other):
+        if type(value) is int:
+            _dtype.check_python_int(value)
     if is_bool(input) and is_bool(other):
         return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                             "Use the `^` or `logical_xor()` operator instead.")
@@ -789,6 +799,8 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = _dtype.DEFAULT_FLOAT          # (in the default float dtype: set_default_dtype)
+        if type(other) is int:
+            b_arr = float(other)              # (its value, not as an integer tensor holds it)
     try:
         if type(other) in (int, float) and 1 <= builtins.abs(other) < _INF:
             out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
@@ -1018,6 +1030,12 @@ def pow(input, exponent):
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
+    if type(exponent) is int:
+        _dtype.check_python_int(exponent)         # (x ** 2**64: PyTorch's OverflowError)
+        if a_arr.dtype.kind in "biu" and exponent > 0:
+            # PyTorch reads an integer tensor's exponent as an int64_t, then as its own dtype
+            _dtype.checked_int(exponent, _INT64)
+            _dtype.checked_int(exponent, a_arr.dtype if a_arr.dtype.kind != "b" else _INT64)
     if a_arr.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if a_arr.dtype.kind in "biu" and not isinstance(exponent, (complex, np.complexfloating)):
@@ -2135,6 +2153,11 @@ def compare(ufunc, input, other):
         return NotImplemented            # x == None: Python then compares identities
     a_arr = input._array
     b_arr = other._array if isinstance(other, Tensor) else other
+    if type(other) is int and (a_arr.dtype.kind in "iu" or not -2**63 <= other < 2**63):
+        # PyTorch compares with the number as the tensor's dtype holds it (uint8 tensor == 257
+        # compares with 1), where numpy compares with the number itself
+        if result_type(input, other).kind in "iu":
+            b_arr = wrapped_to(other, result_type(input, other))
     try:
         out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:

@@ -12,6 +12,7 @@ For NaN, PyTorch's hardtanh gradient depends on how its loop reached the element
 import numpy as np
 
 from ..autograd.graph import Node
+from .. import _dtype
 from .._ops import result
 from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented, laid_out_as_pytorch,
                               opmath_bound, threshold_backward)
@@ -187,6 +188,9 @@ def _threshold(input, threshold, value, node_class):
 
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, else value. Gradient: grad where x > threshold, else 0."""
+    for number in (threshold, value):          # (read as C++ 64-bit ints: 2**64 is refused)
+        if type(number) is int:
+            _dtype.check_python_int(number)
     if inplace:
         # PyTorch's threshold_ kernel is the one in-place activation that skips the check for
         # memory seen twice: an expanded tensor is written (each copy gets the same new value)
