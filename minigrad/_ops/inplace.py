@@ -1093,9 +1093,11 @@ def bernoulli_(self, p=0.5, *, generator=None):
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     if isinstance(p, Tensor):
-        if p._array.dtype.kind != "f":          # (PyTorch's kernel is for floating p only)
+        # PyTorch expands p to self's shape first (its error if p doesn't fit), then its kernel,
+        # which is for floating p only, looks at p's dtype
+        probabilities = p.detach().expand(self.shape)._array
+        if p._array.dtype.kind != "f":
             raise pointwise.kernel_not_implemented("bernoulli_tensor_cpu_p_", p)
-        probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too
             raise RuntimeError(
                 "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
