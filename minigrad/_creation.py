@@ -365,6 +365,10 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
         numpy_dtype = _dtype.to_numpy_dtype(dtype)
         value = _as_integers(value, numpy_dtype, _dtype.CHECKED_CONVERSION_NAMES[numpy_dtype.name],
                              unpacked=False)
+    elif _dtype.to_numpy_dtype(dtype).kind == "b":
+        value = bool(value)
+    else:                  # (a float dtype must hold it: 1e5 is refused for float16)
+        _dtype.checked_scalar(value, _dtype.to_numpy_dtype(dtype))
     return _leaf(np.full(_size((size,)), value, dtype=_dtype.to_numpy_dtype(dtype)), requires_grad)
 
 

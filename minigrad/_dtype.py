@@ -4,6 +4,8 @@ Every tensor keeps its numbers in a numpy array; a ``dtype`` object is the
 PyTorch-style name for that array's numpy dtype. PyTorch's equivalents live in
 ``torch/_C`` (``torch.dtype``) and ``torch/_prims_common`` (type promotion).
 """
+import math
+
 from ._type_names import type_name
 import numpy as np
 
@@ -175,7 +177,35 @@ def checked_int(number, numpy_dtype):
     return number
 
 
-CHECKED_CONVERSION_NAMES = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+def checked_scalar(number, numpy_dtype):
+    """A Python number given as a Scalar to an operation on a tensor of ``numpy_dtype`` (a fill
+    value, a clamp bound, add's alpha), converted as PyTorch's checked conversion converts it:
+    refused with PyTorch's message when the dtype cannot hold it (an int out of an integer
+    dtype's range, a finite number that float16 or float32 would round to infinity). Returns
+    the number as the dtype takes it (an unsigned dtype's negative int: its two's complement)."""
+    if type(number) is bool or numpy_dtype.kind == "b":
+        return number
+    if numpy_dtype.kind in "iu":
+        if type(number) is int:
+            return checked_int(number, numpy_dtype)
+        if type(number) is float:        # (compared as a double: NaN and 255.5 for uint8 fail)
+            lowest, highest = _INTEGER_BOUNDS[numpy_dtype]
+            if not float(lowest) <= number <= float(highest):
+                raise RuntimeError(f"value cannot be converted to type "
+                                   f"{CHECKED_CONVERSION_NAMES[numpy_dtype.name]} without overflow")
+            if number == 2.0 ** 63:      # (int64's largest as a double; x86 casts it to the smallest)
+                return -2 ** 63
+        return number
+    if numpy_dtype.itemsize < 8 and type(number) in (int, float) and math.isfinite(number):
+        if abs(float(number)) > _FLOAT_MAXIMA[numpy_dtype]:     # (past the largest, not rounded)
+            raise RuntimeError(f"value cannot be converted to type {CHECKED_CONVERSION_NAMES[numpy_dtype.name]} "
+                               "without overflow")
+    return number
+
+
+_FLOAT_MAXIMA = {np.dtype(np.float16): float(np.finfo(np.float16).max),
+                 np.dtype(np.float32): float(np.finfo(np.float32).max)}
+CHECKED_CONVERSION_NAMES = {"float16": "c10::Half", "float32": "float", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
                   "uint8": "uint8_t"}
 _INTEGER_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
                    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}

@@ -41,12 +41,8 @@ METHODS = ["t.add(v)", "t.sub(v)", "t.mul(v)", "t.div(v)", "t.div(v, rounding_mo
 
 def _left_out(tensor, number, line):
     """The reason a case is not compared yet (differences README lists), else None."""
-    if tensor == "f16" and ("**" in line or "pow" in line or "fill" in line or "full" in line):
-        return "a number float16 cannot hold: PyTorch's checked conversion to c10::Half"
     if line.startswith(("torch.add(v", "torch.mul(v")) and eval(number) >= 2**63:  # noqa: S307
         return "a uint64 number given first is made a tensor, which minigrad has no dtype for"
-    if line.startswith("t.new_full") and eval(number) >= 2**63 and tensor not in ("f32", "f64"):  # noqa: S307
-        return "PyTorch's new_full of a uint64 number names c10::Half there; not followed yet"
     return None
 
 
@@ -83,6 +79,44 @@ def test_operators_and_methods_take_a_big_python_int_as_torch_does(tensor, numbe
             try:
                 assert_same_values(_run(torch, TENSORS[tensor], number, line),
                                    _run(minigrad, TENSORS[tensor], number, line))
+            except AssertionError as error:
+                differences.append((line, "values", str(error)[:200]))
+    assert differences == []
+
+
+# numbers a tensor's dtype cannot hold, given where PyTorch converts them with a check (fill
+# values, clamp and hardtanh bounds, add's and sub's alpha, where's number, addcmul's value,
+# a float16 tensor's exponent): PyTorch's "value cannot be converted to type ... without overflow"
+CHECKED_TENSORS = {"f16": "torch.tensor([1.5, -2.0], dtype=torch.float16)", "f32": "torch.tensor([1.5, -2.0])",
+                   "f64": "torch.tensor([1.5, -2.0], dtype=torch.float64)", "i64": "torch.tensor([3, -2])",
+                   "i32": "torch.tensor([3, -2], dtype=torch.int32)", "u8": "torch.tensor([3, 2], dtype=torch.uint8)",
+                   "i8": "torch.tensor([3, -2], dtype=torch.int8)", "bool": "torch.tensor([True, False])"}
+CHECKED_NUMBERS = ["7e4", "-7e4", "65504", "65505", "1e39", "3.4028234663852886e38", "1e300", "float('inf')",
+                   "2**63", "2**64 - 1", "2**31", "-2**31 - 1", "2**32 + 5", "300", "-1", "-129", "256", "-2**63"]
+CHECKED_CALLS = [
+    "t ** v", "t.pow(v)", "t.clone().pow_(v)", "t.clone().fill_(v)", "t.clamp(v)", "t.clamp(max=v)",
+    "t.clone().clamp_(v)", "t.clamp(-v, v) if v > 0 else t.clamp(v, -v)", "t.masked_fill(t > 0, v)",
+    "t.clone().masked_fill_(t > 0, v)", "t.add(t, alpha=v)", "t.sub(t, alpha=v)", "t.clone().add_(t, alpha=v)",
+    "t.clone().sub_(t, alpha=v)", "torch.rsub(t, t, alpha=v)", "t.new_full((2,), v)", "torch.full((2,), v, dtype=t.dtype)",
+    "torch.full_like(t, v)", "torch.where(t > 0, t, v)", "torch.where(t > 0, v, t)",
+    "t.index_fill(0, torch.tensor([0]), v)", "t.addcmul(t, t, value=v)", "t.float().addcdiv(t.float(), t.float(), value=v)",
+    "t.lerp(t, v)", "torch.nn.functional.hardtanh(t, -abs(v), abs(v))", "torch.nn.functional.threshold(t, 1, v)",
+]
+
+
+@pytest.mark.parametrize("number", CHECKED_NUMBERS)
+@pytest.mark.parametrize("tensor", CHECKED_TENSORS)
+def test_numbers_a_dtype_cannot_hold_are_refused_as_torch_does(tensor, number):
+    differences = []
+    for line in CHECKED_CALLS:
+        expected = outcome_of(lambda: _run(torch, CHECKED_TENSORS[tensor], number, line))
+        got = outcome_of(lambda: _run(minigrad, CHECKED_TENSORS[tensor], number, line))
+        if got != expected:
+            differences.append((line, expected, got))
+        elif expected == "ok":
+            try:
+                assert_same_values(_run(torch, CHECKED_TENSORS[tensor], number, line),
+                                   _run(minigrad, CHECKED_TENSORS[tensor], number, line))
             except AssertionError as error:
                 differences.append((line, "values", str(error)[:200]))
     assert differences == []

@@ -21,7 +21,7 @@ from numpy.lib.array_utils import byte_bounds
 from .._type_names import type_name
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
 from .._dtype import (scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, check_python_int,
-                      checked_int)
+                      checked_scalar)
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad, refuse_dtype
 from ..autograd._saved_tensor_hooks import _Hooks, pack
@@ -717,7 +717,7 @@ def sub_(self, other, alpha=1):
     Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
     """
     if type(alpha) is not int or alpha != 1:
-        alpha = pointwise.alpha_number("sub_", alpha)      # (a wrong alpha is reported first)
+        alpha = pointwise.subtracted_alpha(pointwise.alpha_number("sub_", alpha))   # (a wrong alpha first)
     if self._array.dtype.kind == "b" or pointwise.is_bool(other):
         check_inplace(self, overlap_ok=True, others=(other,))    # (autograd's rules come first)
         raise pointwise.bool_subtraction_error(self, other)
@@ -747,7 +747,7 @@ def _checked_alpha(name, tensor, other, alpha):
     into = tensor._array.dtype.kind
     if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):
         return alpha
-    pointwise.check_alpha(dtype, alpha)
+    pointwise.check_alpha(dtype, alpha, subtract=name.startswith("sub"))
     if dtype.kind in "biu":              # (-1 is 255 in uint8: numpy would refuse to convert it)
         return np.asarray(alpha).astype(dtype)[()]
     return alpha
@@ -836,11 +836,13 @@ def _clamp_by_numbers(self):
     int x) is refused in the words of PyTorch's kernel for numbers, which names x's C++ type
     ('bool', 'long int')."""
     def clamp(tensor, min, max):
-        out = pointwise.clamp(tensor, min, max)
-        if out._array.dtype != tensor._array.dtype and not _can_cast(out, tensor):
-            raise RuntimeError(f"result type {scalar_type_name(out.dtype)} can't be cast to the "
+        # (the result's dtype is checked before the bounds are converted to it)
+        dtype = result_type(tensor, *(bound for bound in (min, max) if bound is not None))
+        new = _wrap(np.empty((0,), dtype))
+        if dtype != tensor._array.dtype and not _can_cast(new, tensor):
+            raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the "
                                f"desired output type {cpp_type_name(tensor.dtype)}")
-        return out
+        return pointwise.clamp(tensor, min, max)
     return clamp
 
 
@@ -1004,8 +1006,7 @@ def fill_(self, value):
         return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
     if type(value) is int:
         check_python_int(value)                 # (x.fill_(2**64): PyTorch's OverflowError)
-        if self._array.dtype.kind in "iu":      # PyTorch's checked conversion to the dtype
-            value = checked_int(value, self._array.dtype)
+    value = checked_scalar(value, self._array.dtype)    # (PyTorch's checked conversion)
     return _fill(self, value, FillBackward2)
 
 
