@@ -362,8 +362,13 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     if _dtype.to_numpy_dtype(dtype).kind in "iu":        # (PyTorch names the C++ type here)
-        value = _as_integers(value, _dtype.to_numpy_dtype(dtype), f"{_dtype.to_numpy_dtype(dtype).name}_t",
+        numpy_dtype = _dtype.to_numpy_dtype(dtype)
+        value = _as_integers(value, numpy_dtype, _dtype.CHECKED_CONVERSION_NAMES[numpy_dtype.name],
                              unpacked=False)
+    elif _dtype.to_numpy_dtype(dtype).kind == "b":
+        value = bool(value)
+    else:                  # (a float dtype must hold it: 1e5 is refused for float16)
+        _dtype.checked_scalar(value, _dtype.to_numpy_dtype(dtype))
     return _leaf(np.full(_size((size,)), value, dtype=_dtype.to_numpy_dtype(dtype)), requires_grad)
 
 

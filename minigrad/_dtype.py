@@ -4,6 +4,8 @@ Every tensor keeps its numbers in a numpy array; a ``dtype`` object is the
 PyTorch-style name for that array's numpy dtype. PyTorch's equivalents live in
 ``torch/_C`` (``torch.dtype``) and ``torch/_prims_common`` (type promotion).
 """
+import math
+
 from ._type_names import type_name
 import numpy as np
 
@@ -125,12 +127,88 @@ def _category(numpy_dtype):
     return 2 if kind == "f" else 0 if kind == "b" else 1
 
 
+# PyTorch's parser reads a Python int given for a number as a C++ 64-bit integer: signed when it
+# fits, else unsigned (2**63 up to 2**64 - 1, a uint64 number); past both, Python's OverflowError.
+# A uint64 number next to a bool tensor has no result dtype PyTorch will promote to.
+_UINT64 = np.dtype(np.uint64)
+
+
+def check_python_int(number):
+    """PyTorch's OverflowError for a Python int that no C++ 64-bit integer holds (``x * 2**64``)."""
+    if not -2**63 <= number < 2**64:
+        raise OverflowError("int too big to convert" if number > 0 else
+                            "can't convert negative int to unsigned")
+
+
 def _python_number_dtype(number):
     if isinstance(number, (bool, np.bool_)):
         return _BOOL
     if isinstance(number, (int, np.integer)):
+        if type(number) is int and not -2**63 <= number < 2**63:
+            check_python_int(number)
+            return _UINT64
         return _INT64
     return DEFAULT_FLOAT
+
+
+def wrapped_to(number, numpy_dtype):
+    """The Python int ``number`` as PyTorch's kernels see it next to a tensor of the integer
+    ``numpy_dtype``: cast as C++ casts, keeping its low bits (int32 tensor + 2**32 adds 0,
+    uint8 tensor == 257 compares with 1), where numpy would raise an OverflowError."""
+    lowest, highest = _INTEGER_BOUNDS[numpy_dtype]
+    if lowest <= number <= highest:
+        return number
+    low_bits = number & (2 ** (8 * numpy_dtype.itemsize) - 1)
+    return low_bits - (highest + 1) * 2 if low_bits > highest else low_bits
+
+
+def checked_int(number, numpy_dtype):
+    """The Python int ``number`` converted as PyTorch's checked conversions convert it (x.fill_,
+    an integer tensor's int exponent): out of ``numpy_dtype``'s range is refused with PyTorch's
+    message, which names the C++ type (a number from 2**63 up is refused as an int64_t first
+    where PyTorch reads it as one); an unsigned dtype takes a negative number from minus its
+    largest value, as its two's complement (uint8: -1 is 255)."""
+    lowest, highest = _INTEGER_BOUNDS[numpy_dtype]
+    if lowest == 0 and -highest <= number < 0:
+        return number + highest + 1
+    if not lowest <= number <= highest:
+        raise RuntimeError(f"value cannot be converted to type {CHECKED_CONVERSION_NAMES[numpy_dtype.name]} "
+                           "without overflow")
+    return number
+
+
+def checked_scalar(number, numpy_dtype):
+    """A Python number given as a Scalar to an operation on a tensor of ``numpy_dtype`` (a fill
+    value, a clamp bound, add's alpha), converted as PyTorch's checked conversion converts it:
+    refused with PyTorch's message when the dtype cannot hold it (an int out of an integer
+    dtype's range, a finite number that float16 or float32 would round to infinity). Returns
+    the number as the dtype takes it (an unsigned dtype's negative int: its two's complement)."""
+    if type(number) is bool or numpy_dtype.kind == "b":
+        return number
+    if numpy_dtype.kind in "iu":
+        if type(number) is int:
+            return checked_int(number, numpy_dtype)
+        if type(number) is float:        # (compared as a double: NaN and 255.5 for uint8 fail)
+            lowest, highest = _INTEGER_BOUNDS[numpy_dtype]
+            if not float(lowest) <= number <= float(highest):
+                raise RuntimeError(f"value cannot be converted to type "
+                                   f"{CHECKED_CONVERSION_NAMES[numpy_dtype.name]} without overflow")
+            if number == 2.0 ** 63:      # (int64's largest as a double; x86 casts it to the smallest)
+                return -2 ** 63
+        return number
+    if numpy_dtype.itemsize < 8 and type(number) in (int, float) and math.isfinite(number):
+        if abs(float(number)) > _FLOAT_MAXIMA[numpy_dtype]:     # (past the largest, not rounded)
+            raise RuntimeError(f"value cannot be converted to type {CHECKED_CONVERSION_NAMES[numpy_dtype.name]} "
+                               "without overflow")
+    return number
+
+
+_FLOAT_MAXIMA = {np.dtype(np.float16): float(np.finfo(np.float16).max),
+                 np.dtype(np.float32): float(np.finfo(np.float32).max)}
+CHECKED_CONVERSION_NAMES = {"float16": "c10::Half", "float32": "float", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+                  "uint8": "uint8_t"}
+_INTEGER_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+                   for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}
 
 
 def result_type(*operands):
@@ -147,6 +225,9 @@ def result_type(*operands):
         candidates = [d for d in group if _category(d) == top]
         if candidates:
             if group is by_priority[2]:
+                if candidates[0] is _UINT64:     # (a number from 2**63 up next to bool tensors)
+                    raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                                       "attempted to promote Bool and UInt64")
                 return candidates[0]
             return np.result_type(*candidates)
     raise AssertionError("unreachable: at least one operand is given")

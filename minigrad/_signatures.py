@@ -314,6 +314,8 @@ class _Signature:
             elif p.type_name in ("int", "tuple of ints") and isinstance(value, (int, np.integer)) and not (
                     -2**63 <= value < 2**63):
                 raise ValueError("Overflow when unpacking long long")     # (read as a C long long)
+            elif type(value) is int and p.type_name in ("Number", "Tensor"):
+                _dtype.check_python_int(value)      # (x.add(2**64): read as a C++ 64-bit integer)
             elif isinstance(value, Tensor) and p.type_name in ("int", "tuple of ints"):
                 # (a one-element integer tensor given for an int: its value, x.sum(tensor(1)))
                 if p.type_name == "int" and value._array.dtype.kind == "b":

@@ -210,16 +210,7 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     first = args[0]
     is_int = lambda value: isinstance(value, (int, np.integer)) and not isinstance(value, bool)  # noqa: E731
     if is_int(first) or (len(args) == 1 and isinstance(first, Size)):
-        sizes = tuple(first) if isinstance(first, Size) else args
-        for position, size in enumerate(sizes):
-            if not is_int(size):
-                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
-                                f"{position + 1} with error \"type must be tuple of ints,but got "
-                                f"{type_name(size)}\"")
-        if any(size < 0 for size in sizes):
-            raise RuntimeError(f"Trying to create tensor with negative dimension "
-                               f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
-        return np.zeros(tuple(int(size) for size in sizes), dtype=dtype.numpy_dtype)   # Tensor(2, 3)
+        return _legacy_sized_array(tuple(first) if isinstance(first, Size) else args, dtype)
     if len(args) > 1:
         raise _legacy_constructor_error(args, kwargs, dtype)
     if isinstance(first, str):
@@ -229,6 +220,35 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     if type(first) is np.ndarray and first.dtype == dtype.numpy_dtype:
         return first          # PyTorch's Tensor(array) shares an array of its dtype's memory
     return tensor_data_to_array(first, dtype)
+
+
+def _legacy_sized_array(sizes, dtype):
+    """The array of ``Tensor(2, 3)``: PyTorch's parse of the sizes (a bool after the first counts
+    as 0 or 1; an int past a C++ long long is refused with the first line of its message, which
+    goes on with the C++ stack of the failed conversion: addresses that differ from one machine
+    to the next), then its checks of their values, then the allocation."""
+    from ._python_arg_parser import int64_overflow, check_storage_size, _allocation_error
+    for position, size in enumerate(sizes):
+        if not isinstance(size, (int, np.integer)) or (isinstance(size, bool) and position == 0):
+            raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
+                            f"{position + 1} with error \"type must be tuple of ints,but got "
+                            f"{type_name(size)}\"")
+        if not -2**63 <= size < 2**63:
+            raise int64_overflow("new", "size", position)
+    sizes = tuple(int(size) for size in sizes)
+    if -2**63 in sizes:
+        # (PyTorch keeps this one value of a C++ long long to mark a symbolic size; its message
+        # names the generated source file that checks it)
+        raise RuntimeError("/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_1.cpp:2398: "
+                           "SymIntArrayRef expected to contain only concrete integers")
+    if any(size < 0 for size in sizes):
+        raise RuntimeError(f"Trying to create tensor with negative dimension "
+                           f"{next(size for size in sizes if size < 0)}: {list(sizes)}")
+    check_storage_size(sizes, dtype)
+    try:
+        return np.zeros(sizes, dtype=dtype.numpy_dtype)
+    except (MemoryError, ValueError):             # (numpy's "array is too big")
+        raise _allocation_error(sizes, dtype) from None
 
 
 def _keep_empty_numpy_steps(tensor, args):

@@ -159,3 +159,29 @@ def test_closeness_checks(torch, name, da, db, shape, settings):
         value = getattr(lib, name)(ones(lib, (2,), da), other, **settings) if result == "ok" else None
         return result, (value if isinstance(value, bool) or value is None else value.tolist())
     assert run(minigrad) == run(torch)
+
+
+# --- in-place forms whose loop checks the cast back before the kernel or the shapes before the dtype
+IN_PLACE_DTYPES = ["bool", "int64", "int32", "uint8", "float32", "float64", "float16"]
+IN_PLACE_SHAPES = [(), (1,), (2,), (3,), (2, 2)]
+
+
+@pytest.mark.parametrize("dx, sx, dy, sy", sample(itertools.product(
+    IN_PLACE_DTYPES, IN_PLACE_SHAPES, IN_PLACE_DTYPES, IN_PLACE_SHAPES), 250, seed=11))
+def test_hypot_inplace_checks(torch, dx, sx, dy, sy):
+    """x.hypot_(y): the shapes, then whether the promoted dtype can be written into x (bools and
+    ints: refused as a cast), then the kernel's dtypes."""
+    def call(lib):
+        return lambda: ones(lib, sx, dx).hypot_(ones(lib, sy, dy))
+    assert outcome(call(minigrad)) == outcome(call(torch))
+
+
+@pytest.mark.parametrize("ds, ss, dp, sp", sample(itertools.product(
+    IN_PLACE_DTYPES, IN_PLACE_SHAPES, IN_PLACE_DTYPES, IN_PLACE_SHAPES), 250, seed=12))
+def test_bernoulli_inplace_checks(torch, ds, ss, dp, sp):
+    """s.bernoulli_(p) of a tensor p: p expanded to s's shape first (its error), then the
+    kernel's dtype of p (floating only)."""
+    def call(lib):
+        return lambda: ones(lib, ss, ds).bernoulli_(ones(lib, sp, dp) * 0.5 if dp[0] == "f"
+                                                     else ones(lib, sp, dp))
+    assert outcome(call(minigrad)) == outcome(call(torch))

@@ -4,6 +4,8 @@ The usual shapes take a short way (``_cascade_sum._short_column_sums``: a few nu
 it must give exactly the bits of the general one (``column_sums``), which follows PyTorch's
 kernel, and of PyTorch itself, also for zeros of either sign, infinities and NaN.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,41 @@ def test_bias_gradient_is_pytorchs(shape):
         (lib.zeros(shape) + bias).backward(lib.tensor(grad))
         grads.append(bias.grad.numpy())
     np.testing.assert_array_equal(_bits(grads[0]), _bits(grads[1]))
+
+
+# rows holding +inf and -inf: the NaN of inf + -inf is x86's default NaN (sign bit set) in both
+# libraries, and a NaN once made is carried unchanged by every later addition, whatever the order
+_INF_SHAPES = [(2, 1), (2, 3), (3, 1), (16, 16), (4, 7), (128, 10), (300, 10), (33, 1), (5, 1000), (7, 3, 5)]
+_INF_REDUCTIONS = {
+    "sum(0)": lambda t: t.sum(0), "sum()": lambda t: t.sum(), "sum(-1)": lambda t: t.sum(-1),
+    "transposed sum(0)": lambda t: t.transpose(0, -1).sum(0), "sum(0, keepdim)": lambda t: t.sum(0, keepdim=True),
+    "sum((0, 1))": lambda t: t.sum((0, 1)), "mean(0)": lambda t: t.mean(0), "nansum(0)": lambda t: t.nansum(0),
+    "cumsum(0)": lambda t: t.cumsum(0), "var(0)": lambda t: t.var(0), "std()": lambda t: t.std(),
+}
+
+
+@pytest.mark.parametrize("reduction", _INF_REDUCTIONS)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=["float16", "float32", "float64"])
+@pytest.mark.parametrize("shape", _INF_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_nans_of_opposite_infinities_have_pytorchs_bits(shape, dtype, reduction):
+    rng = np.random.default_rng(len(shape) * 1000 + shape[0])
+    values = rng.standard_normal(shape).astype(dtype)
+    values[rng.random(shape) < 0.1] = np.inf
+    values[rng.random(shape) < 0.1] = -np.inf
+    values.reshape(-1)[:2] = (np.inf, -np.inf)         # (at least one NaN in sum(0) and sum())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                 # (and no numpy warning on the way)
+        ours = _INF_REDUCTIONS[reduction](minigrad.tensor(values)).numpy()
+    theirs = _INF_REDUCTIONS[reduction](torch.tensor(values)).numpy()
+    nans = np.isnan(theirs)
+    np.testing.assert_array_equal(np.isnan(ours), nans)
+    np.testing.assert_array_equal(_bits(ours[nans]), _bits(theirs[nans]))
+
+
+def test_the_nan_of_a_column_of_inf_and_minus_inf_is_negative():
+    for dtype, bits in ((minigrad.float32, minigrad.int32), (minigrad.float64, minigrad.int64)):
+        for column in ([[np.inf], [-np.inf]], [[-np.inf], [np.inf]]):
+            for lib, lib_dtype, lib_bits in ((minigrad, dtype, bits),
+                                             (torch, getattr(torch, str(dtype)[6:]), getattr(torch, str(bits)[6:]))):
+                total = lib.tensor(column, dtype=lib_dtype).sum(0)
+                assert total.view(lib_bits).item() < 0       # (the sign bit of x86's default NaN)

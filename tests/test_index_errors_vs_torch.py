@@ -42,3 +42,29 @@ def outcome(lib, operation, combo):
 @pytest.mark.parametrize("operation, combo", CASES)
 def test_index(torch, operation, combo):
     assert outcome(minigrad, operation, combo) == outcome(torch, operation, combo)
+
+
+# index_put with no indices at all: PyTorch fails inside, in one of three ways (index_ops.py)
+NO_INDEX_SELVES = ["zeros(3)", "zeros(2, 3)", "zeros(())", "zeros(2, 0)", "zeros(0)", "zeros(2, 3).long()",
+                   "zeros(1, 1)"]
+NO_INDEX_VALUES = ["tensor(5.)", "ones(3)", "ones(2, 3)", "ones(1)", "ones(1, 1)", "ones(4)", "ones(0)",
+                   "tensor(5)", "ones(1, 3)", "ones(2, 3).long()"]
+NO_INDEX_CALLS = ["x.index_put_((), v, accumulate=a)", "x.index_put_([], v, accumulate=a)",
+                  "x.index_put((), v, accumulate=a)", "torch.index_put(x, [], v, a)",
+                  "torch.index_put_(x, (), v, a)"]
+
+
+@pytest.mark.parametrize("call", NO_INDEX_CALLS)
+@pytest.mark.parametrize("accumulate", [False, True])
+@pytest.mark.parametrize("value", NO_INDEX_VALUES)
+@pytest.mark.parametrize("tensor", NO_INDEX_SELVES)
+def test_index_put_without_indices(torch, tensor, value, accumulate, call):
+    def run(lib):
+        names = {"torch": lib, "x": eval(f"lib.{tensor}", {"lib": lib}),     # noqa: S307
+                 "v": eval(f"lib.{value}", {"lib": lib}), "a": accumulate}  # noqa: S307
+        try:
+            out = eval(call, names)                                        # noqa: S307
+            return tuple(out.shape), out.tolist(), names["x"].tolist(), names["x"]._version
+        except Exception as error:      # noqa: BLE001 (every exception is compared)
+            return f"{type(error).__name__}: {str(error).split(chr(10) + 'minigrad hint')[0]}", names["x"]._version
+    assert run(minigrad) == run(torch)

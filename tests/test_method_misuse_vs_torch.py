@@ -90,10 +90,6 @@ def _attribute_values(lib):
 LEFT_OUT = {
 }
 LEFT_OUT_CASES = {
-    ("hypot_", "bool self: int tensor"): "hypot_'s kernel refuses integers before the in-place "
-                                         "cast check (PyTorch: the cast first)",
-    ("bernoulli_", "0-d self: int tensor"): "bernoulli_'s dtype check comes before PyTorch's expand",
-    ("new", "float32 self: 2**63"): "the legacy constructor x.new(...) is not parsed as PyTorch's",
 }
 
 

@@ -10,7 +10,7 @@ Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on eve
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import cpp_type_name, result_type
+from .._dtype import cpp_type_name, result_type, checked_scalar
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
@@ -70,6 +70,12 @@ def _three_arrays(name, input, tensor1, tensor2, value, saves=None):
     return arrays, dtype
 
 
+def _checked_value(value, dtype):
+    """addcmul's and addcdiv's ``value`` converted as PyTorch's checked conversion converts it
+    to the dtype its kernel computes in (float32 for float16: 1e39 is refused, 7e4 is not)."""
+    return checked_scalar(value, opmath_dtype(dtype)) if type(value) in (int, float) else value
+
+
 def _value_in(dtype, value):
     """``value`` as a number of ``dtype`` (an integer tensor cuts a float value: 0.5 -> 0)."""
     return np.asarray(int(value) if dtype.kind in "iub" and dtype.kind != "b" else value, dtype)
@@ -98,7 +104,9 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
     """
     (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value, ((), (2,), (1,)))
-    scaled = _value_in(t1.dtype, value) * t1
+    if dtype.kind == "b":                # (PyTorch's kernel has no bool version)
+        raise kernel_not_implemented("addcmul_cpu_out", _wrap(x))
+    scaled = _value_in(t1.dtype, _checked_value(value, dtype)) * t1
     if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
         shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
         sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
@@ -158,7 +166,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     check_addcdiv_integers(input, tensor1, tensor2)
     (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value, ((2,), (2,), (1, 2)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = np.asarray(x + _value_in(t1.dtype, value) * t1 / t2, dtype)
+        out = np.asarray(x + _value_in(t1.dtype, _checked_value(value, dtype)) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)
     # (tensor1 is saved only for tensor2's gradient, as PyTorch saves it; tensor2 always)
     saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2)
@@ -307,6 +315,8 @@ def lerp(input, end, weight):
         except ValueError:
             raise _broadcast_error(input, end) from None
         raise _broadcast_error(both, weight) from None
+    if not weighted:                  # (after the shapes: PyTorch's checked conversion of weight)
+        _checked_value(weight, dtype)
     # (a number weight is kept in float32 for float16 tensors: see opmath_dtype)
     w = weight._array.astype(dtype, copy=False) if weighted else np.asarray(weight, opmath_dtype(dtype))
     start, stop = (a.astype(dtype, copy=False) for a in (input._array, end._array))

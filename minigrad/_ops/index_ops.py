@@ -25,7 +25,7 @@ from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
 from .indexing import index_put as _index_put, check_index_put_values, _numpy_index
 from .gather_scatter import index_select
-from .._dtype import cpp_name
+from .._dtype import cpp_name, checked_scalar
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -330,6 +330,8 @@ def index_fill(input, dim, index, value):
     # gradient then is not laid out like the leaf, which AccumulateGrad copies: version 1)
     out = copy_in_format(with_pytorch_steps(input), preserve_format)
     number = value._array if isinstance(value, Tensor) else value
+    if type(number) in (int, float):      # (PyTorch's checked conversion to input's dtype)
+        number = checked_scalar(number, out.dtype)
     if out.size:
         _slices_along(out, dim)[positions] = number
     if isinstance(value, Tensor):
@@ -401,6 +403,32 @@ def _refuse_empty_dims_indexed(tensor, indices):
             raise IndexError("index is out of bounds for dimension with size 0")
 
 
+# index_put with no indices at all (x.index_put_((), v)): PyTorch has no meaning for it and fails
+# inside, in one of three ways. Its messages are given word for word, the source file of its
+# internal assert included: that path is part of the one line a learner sees on every PyTorch
+# 2.13 CPU build (the build machine's path, not the learner's), so it is what they would search for.
+_NO_INDEX_MASK_ZERO_DIM = "masked_fill_ only supports boolean masks, but got mask with dtype nullptr (uninitialized)"
+_NO_INDEX_MASK = "sym_strides() called on an undefined Tensor"
+_NO_INDEX_KERNEL = ('ntensor >= 3 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/cpu/'
+                    'IndexKernelUtils.h":8, please report a bug to PyTorch. ')
+_NO_INDEX_HINT = ("\nminigrad hint: index_put needs at least one index; to write values everywhere use "
+                  "x.copy_(values) or x[...] = values (x += values to add them).")
+
+
+def check_some_index(input, indices, values, accumulate):
+    """PyTorch's failures for index_put with no indices, in its order: one value without
+    accumulate goes to masked_fill_ with no mask (before any check of the values); then the
+    values' shape and dtype are checked as for any index_put, and its kernel, which needs an
+    index, fails unless there is nothing to write (no elements in ``input``)."""
+    if len(indices):
+        return
+    if not accumulate and isinstance(values, Tensor) and values._array.size == 1:
+        raise RuntimeError((_NO_INDEX_MASK_ZERO_DIM if input.ndim == 0 else _NO_INDEX_MASK) + _NO_INDEX_HINT)
+    check_index_put_values(input, indices, values)
+    if input._array.size:
+        raise RuntimeError(_NO_INDEX_KERNEL + _NO_INDEX_HINT)
+
+
 def _check_index_count(input, indices):
     """index_put's kernel counts the index tensors first (x[i, j] = v says it another way)."""
     if len(indices) > input.ndim:
@@ -413,6 +441,7 @@ def index_put(input, indices, values, accumulate=False):
     (added, with accumulate=True: repeated positions then add up). ``indices`` is a tuple of
     tensors, one per leading dim, as in ``x[i, j] = values``. (IndexPutBackward0)"""
     check_index_put_arguments("index_put", indices, values, first=1)
+    check_some_index(input, indices, values, accumulate)
     _check_index_count(input, indices)
     _refuse_empty_dims_indexed(input, indices)
     check_index_put_values(input, indices, values)
@@ -424,6 +453,7 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_method(self, indices, values, accumulate=False):
     """``x.index_put(indices, values, accumulate=False)``: see ``torch.index_put``."""
     check_index_put_arguments("index_put", indices, values)
+    check_some_index(self, indices, values, accumulate)
     _check_index_count(self, indices)
     _refuse_empty_dims_indexed(self, indices)
     check_index_put_values(self, indices, values)
@@ -448,6 +478,7 @@ def index_put_(self, indices, values, accumulate=False):
         check_inplace(self, others=(values,))   # (autograd's rules first, then the kernel's dtype check)
         if accumulate or not _goes_to_masked_fill(indices, values):
             refuse_reading_own_memory(self, values)     # (before it looks at the indices)
+        check_some_index(self, indices, values, accumulate)
         _check_index_count(self, indices)
         _refuse_empty_dims_indexed(self, indices)
         check_index_put_values(self, indices, values)
@@ -464,6 +495,7 @@ def index_put_(self, indices, values, accumulate=False):
             # (PyTorch does x[mask] = one value with masked_fill_, which warns in its turn)
             warnings.warn(EXPANDED_MASKED_FILL_WARNING, UserWarning, stacklevel=stacklevel_outside_minigrad())
         _writeable(self)
+    check_some_index(self, indices, values, accumulate)
     index = tuple(slice(None) if i is None else _numpy_index(i) for i in indices)
     if not all(isinstance(i, (slice, np.ndarray)) for i in index):
         return apply_inplace(self, operation, values, overlap_ok=expanded)

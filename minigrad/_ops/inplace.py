@@ -20,7 +20,8 @@ from numpy.lib.array_utils import byte_bounds
 
 from .._type_names import type_name
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
-from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
+from .._dtype import (scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, check_python_int,
+                      checked_scalar)
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad, refuse_dtype
 from ..autograd._saved_tensor_hooks import _Hooks, pack
@@ -581,6 +582,12 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     """add_, sub_, mul_, div_: numpy works in place when nothing is recorded."""
     if isinstance(other, np.generic):       # a numpy number is a Python number to PyTorch (numpy
         other = other.item()                # would compute a float16 tensor + np.float64 in float64)
+    if type(other) is int and (tensor._array.dtype.kind != "f" or not -2**63 <= other < 2**63):
+        # PyTorch's errors for an int past 64 bits or one from 2**63 up with bools; an integer
+        # tensor takes the number's low bits (int32 += 2**32 adds 0), where numpy would raise
+        dtype = result_type(tensor, other)
+        if dtype.kind in "iu":
+            other = pointwise.wrapped_to(other, dtype)
     if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))      # (other's history too: check_history_kept)
@@ -710,7 +717,7 @@ def sub_(self, other, alpha=1):
     Gradient: as for sub (self's old value gets grad, other gets -alpha * grad).
     """
     if type(alpha) is not int or alpha != 1:
-        alpha = pointwise.alpha_number("sub_", alpha)      # (a wrong alpha is reported first)
+        alpha = pointwise.subtracted_alpha(pointwise.alpha_number("sub_", alpha))   # (a wrong alpha first)
     if self._array.dtype.kind == "b" or pointwise.is_bool(other):
         check_inplace(self, overlap_ok=True, others=(other,))    # (autograd's rules come first)
         raise pointwise.bool_subtraction_error(self, other)
@@ -740,7 +747,7 @@ def _checked_alpha(name, tensor, other, alpha):
     into = tensor._array.dtype.kind
     if (dtype.kind == "f" and into in "iub") or (dtype.kind in "iu" and into == "b"):
         return alpha
-    pointwise.check_alpha(dtype, alpha)
+    pointwise.check_alpha(dtype, alpha, subtract=name.startswith("sub"))
     if dtype.kind in "biu":              # (-1 is 255 in uint8: numpy would refuse to convert it)
         return np.asarray(alpha).astype(dtype)[()]
     return alpha
@@ -829,11 +836,13 @@ def _clamp_by_numbers(self):
     int x) is refused in the words of PyTorch's kernel for numbers, which names x's C++ type
     ('bool', 'long int')."""
     def clamp(tensor, min, max):
-        out = pointwise.clamp(tensor, min, max)
-        if out._array.dtype != tensor._array.dtype and not _can_cast(out, tensor):
-            raise RuntimeError(f"result type {scalar_type_name(out.dtype)} can't be cast to the "
+        # (the result's dtype is checked before the bounds are converted to it)
+        dtype = result_type(tensor, *(bound for bound in (min, max) if bound is not None))
+        new = _wrap(np.empty((0,), dtype))
+        if dtype != tensor._array.dtype and not _can_cast(new, tensor):
+            raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the "
                                f"desired output type {cpp_type_name(tensor.dtype)}")
-        return out
+        return pointwise.clamp(tensor, min, max)
     return clamp
 
 
@@ -995,6 +1004,9 @@ def fill_(self, value):
                                f"{value.ndim} dimensions.")
         check_inplace(self, others=(value,))   # from a tensor (not a number) it is a copy: it
         return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
+    if type(value) is int:
+        check_python_int(value)                 # (x.fill_(2**64): PyTorch's OverflowError)
+    value = checked_scalar(value, self._array.dtype)    # (PyTorch's checked conversion)
     return _fill(self, value, FillBackward2)
 
 
@@ -1082,9 +1094,11 @@ def bernoulli_(self, p=0.5, *, generator=None):
     if _FuncTransforms.vmaps:
         check_inplace_randomness(self)
     if isinstance(p, Tensor):
-        if p._array.dtype.kind != "f":          # (PyTorch's kernel is for floating p only)
+        # PyTorch expands p to self's shape first (its error if p doesn't fit), then its kernel,
+        # which is for floating p only, looks at p's dtype
+        probabilities = p.detach().expand(self.shape)._array
+        if p._array.dtype.kind != "f":
             raise pointwise.kernel_not_implemented("bernoulli_tensor_cpu_p_", p)
-        probabilities = p.detach().expand(self.shape)._array      # PyTorch's error if p doesn't fit
         if not ((probabilities >= 0) & (probabilities <= 1)).all():       # NaN fails too
             raise RuntimeError(
                 "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from .._dtype import result_type
 from .._memory_format import keep_zero_steps, with_pytorch_steps
 from ..autograd.forward_ad import _DualLevel, _set_tangent, _tangent_of, _with_tangent_of
 from ..autograd.graph import give_edges_their_node, needs_grad, refuse_dtype
@@ -137,6 +138,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             # PyTorch's loop settles the result's shape before the kernel runs (heaviside_ and
             # lerp_ check their dtypes first: _CHECKED_BEFORE_SHAPES)
             _check_loop_shapes(self, others, _CHECKED_BEFORE_SHAPES.get(name))
+            if name in _CAST_CHECKED_BEFORE_KERNEL:
+                check_result_fits(self, self._array.shape, result_type(self, *others))
 
         def written(t, *_):
             if name == "addr_":
@@ -173,6 +176,10 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
 # and overlaps
 _CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp_": blend.check_lerp_dtypes,
                           "addcdiv_": blend.check_addcdiv_integers}
+
+# elementwise in-place forms whose loop checks that the promoted dtype can be written back into
+# x before its kernel looks at that dtype (bools.hypot_(ints): the cast is refused, not the kernel)
+_CAST_CHECKED_BEFORE_KERNEL = ("hypot_",)
 
 # kernels that read the other tensor at other positions than they write (so refuse even the
 # very same elements), after these checks of their arguments

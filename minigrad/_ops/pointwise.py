@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import result_type, cpp_name
+from .._dtype import result_type, cpp_name, wrapped_to
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
@@ -25,6 +25,7 @@ from .._python_arg_parser import invalid_combination
 from ..autograd.kernel_writes import kernel_writes
 
 _PYTHON_NUMBERS = (int, float, bool)
+_INT64 = np.dtype(np.int64)
 
 
 def _operand_arrays(a, b):
@@ -52,6 +53,11 @@ def _operand_arrays(a, b):
         # PyTorch converts each operand to the result's dtype before computing (an int32 tensor
         # minus a float32 one: both float32), where numpy would compute int32 - float32 in float64
         a_arr, b_arr = _converted(a_arr, dtype), _converted(b_arr, dtype)
+    elif dtype.kind in "iu":                     # (int32 tensor + 2**32: PyTorch's C++ cast)
+        if type(b_arr) is int:
+            b_arr = wrapped_to(b_arr, dtype)
+        if type(a_arr) is int:                   # (2**63 - x)
+            a_arr = wrapped_to(a_arr, dtype)
     return a_arr, b_arr, dtype
 
 
@@ -331,10 +337,21 @@ def alpha_number(name, alpha):
     return alpha
 
 
-def check_alpha(dtype, alpha):
+def subtracted_alpha(alpha):
+    """sub's alpha as PyTorch applies it: sub adds -alpha times the other operand, an int negated
+    as a C++ 64-bit int (-(2**64 - 1) is 1, -(-2**63) is -2**63); the alpha that subtracting
+    gives the same."""
+    if type(alpha) is int and not -2**63 < alpha < 2**63:
+        _dtype.check_python_int(alpha)
+        return -wrapped_to(-alpha, _INT64)
+    return alpha
+
+
+def check_alpha(dtype, alpha, subtract=False):
     """PyTorch's checks of add's and sub's ``alpha`` against the result's ``dtype``: a float
     alpha would be cut to an integer in an integer sum, so PyTorch refuses it, even 1.0; a
-    bool alpha only makes sense when adding bools."""
+    bool alpha only makes sense when adding bools; and the dtype must hold it (``subtract``:
+    sub and rsub add ``-alpha`` times the other, so that is the number converted)."""
     if dtype.kind in "biu" and isinstance(alpha, (float, complex, np.inexact)):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point "
                            "number.")
@@ -342,6 +359,10 @@ def check_alpha(dtype, alpha):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     if isinstance(alpha, bool) and dtype.kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if type(alpha) in (int, float):               # (PyTorch's checked conversion to the dtype)
+        if subtract:     # (an int negated as a C++ 64-bit int: -(2**64 - 1) is 1)
+            alpha = -alpha if type(alpha) is float else wrapped_to(-alpha, _INT64)
+        _dtype.checked_scalar(alpha, dtype)
 
 
 def times_alpha(other, alpha, dtype):
@@ -359,7 +380,7 @@ def times_alpha(other, alpha, dtype):
 def _with_alpha(ufunc, node_class, input, other, alpha):
     """input ± alpha * other for alpha other than the int 1; the node keeps alpha for its backward."""
     alpha = alpha_number("add" if ufunc is np.add else "sub", alpha)
-    check_alpha(result_type(input, other), alpha)
+    check_alpha(result_type(input, other), alpha, subtract=ufunc is np.subtract)
     fused = _fused_with_alpha(input, other, alpha, subtract=ufunc is np.subtract)
     if fused is not None:
         return result(fused, node_class, (input, other), alpha=alpha)
@@ -457,7 +478,7 @@ def sub(input, other, alpha=1):
     Gradient: grad_input = grad; grad_other = -alpha * grad.
     """
     if type(alpha) is not int or alpha != 1:
-        alpha = alpha_number("sub", alpha)       # (a wrong alpha is reported first)
+        alpha = subtracted_alpha(alpha_number("sub", alpha))       # (a wrong alpha is reported first)
     if input._array.dtype.kind == "b" or is_bool(other):
         raise bool_subtraction_error(input, other)
     if type(alpha) is not int or alpha != 1:
@@ -471,7 +492,11 @@ def is_bool(value):
 
 
 def bool_subtraction_error(input, other):
-    """PyTorch refuses ``-`` with bools: True - False is no number a mask should become."""
+    """PyTorch refuses ``-`` with bools: True - False is no number a mask should become (after
+    its parser refused an int past 64 bits: raised here)."""
+    for value in (input, other):
+        if type(value) is int:
+            _dtype.check_python_int(value)
     if is_bool(input) and is_bool(other):
         return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                             "Use the `^` or `logical_xor()` operator instead.")
@@ -521,7 +546,7 @@ def rsub(input, other, alpha=1):
     """
     if type(alpha) is not int or alpha != 1:
         try:                                     # (a wrong alpha is reported first)
-            alpha = alpha_number("rsub", alpha)
+            alpha = subtracted_alpha(alpha_number("rsub", alpha))
         except TypeError:                        # (rsub has two signatures: PyTorch lists them)
             raise invalid_combination("rsub", (input, other), {"alpha": alpha}) from None
     if input._array.dtype.kind == "b" or is_bool(other):
@@ -531,7 +556,7 @@ def rsub(input, other, alpha=1):
                           else (RsubBackward1, (input,)))
     if type(alpha) is int and alpha == 1:
         return result(_binary(np.subtract, other, input), node_class, inputs)
-    check_alpha(result_type(input, other), alpha)
+    check_alpha(result_type(input, other), alpha, subtract=True)
     start, dtype = other, result_type(input, other)
     if type(other) in (int, float) and dtype.type in (np.float16, np.float32, np.float64):
         with np.errstate(over="ignore"):      # (a number: a 0-d tensor of the result's dtype)
@@ -789,6 +814,8 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = _dtype.DEFAULT_FLOAT          # (in the default float dtype: set_default_dtype)
+        if type(other) is int:
+            b_arr = float(other)              # (its value, not as an integer tensor holds it)
     try:
         if type(other) in (int, float) and 1 <= builtins.abs(other) < _INF:
             out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
@@ -1018,6 +1045,14 @@ def pow(input, exponent):
     if not isinstance(exponent, _PYTHON_NUMBERS + (np.number,)):
         raise invalid_combination("pow", (exponent,), {})
     a_arr = input._array
+    if type(exponent) is int:
+        _dtype.check_python_int(exponent)         # (x ** 2**64: PyTorch's OverflowError)
+        if a_arr.dtype.kind in "biu" and exponent > 0:
+            # PyTorch reads an integer tensor's exponent as an int64_t, then as its own dtype
+            _dtype.checked_int(exponent, _INT64)
+            _dtype.checked_int(exponent, a_arr.dtype if a_arr.dtype.kind != "b" else _INT64)
+    if a_arr.dtype is _FLOAT16 and type(exponent) in (int, float):
+        _dtype.checked_scalar(exponent, _FLOAT16)   # (float16 ** 7e4: refused, as in PyTorch)
     if a_arr.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if a_arr.dtype.kind in "biu" and not isinstance(exponent, (complex, np.complexfloating)):
@@ -1797,17 +1832,32 @@ def clamp(input, min=None, max=None):
 
 def _clamp_numbers(input, low, high, node_class, **bound):
     """clamp with number bounds (either may be None), recorded as ``node_class``."""
+    if input._array.dtype.kind != "f" and low is not None and high is not None:
+        _check_bounds_promote(low, high)
     # the result's dtype comes from both bounds (a bool tensor clamped to (True, 1) is int64)
     dtype = result_type(input, *(bound for bound in (low, high) if bound is not None))
     if dtype == np.bool_:               # bools between bools: PyTorch has no such kernel
         kernel = "clamp" if low is not None and high is not None else \
             "clamp_min" if low is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
+    # each bound converted to the dtype as PyTorch's checked conversion does (uint8: -1 is 255)
+    low_value, high_value = (_dtype.checked_scalar(number, dtype) if type(number) in (int, float) else number
+                             for number in (low, high))
     array = input._array if input._array.dtype == dtype else input._array.astype(dtype)
-    out = like_its_input(clip_keeping_input_on_ties(array, low, high), input._array)
+    out = like_its_input(clip_keeping_input_on_ties(array, low_value, high_value), input._array)
     if out.dtype != dtype:
         out = out.astype(dtype)
     return result(np.asarray(out), node_class, (input,), saved=(input,), low=low, high=high, **bound)
+
+
+def _check_bounds_promote(low, high):
+    """An integer tensor's two number bounds are promoted together first: a uint64 one (from
+    2**63 up) with an int or a bool has no common dtype for PyTorch."""
+    names = ["Bool" if type(b) is bool else ("UInt64" if b >= 2**63 else "Long") if type(b) is int else None
+             for b in (low, high)]
+    if "UInt64" in names and None not in names and names[0] != names[1]:
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+                           f"promote {names[0]} and {names[1]}")
 
 
 class ClampMinBackward0(ClampBackward1):
@@ -2067,6 +2117,10 @@ def where(condition, input=None, other=None):
     # The result's dtype first, from the operands as given: a Python number such as
     # 0.5 next to an int tensor makes the result float (it must not be cast to int).
     dtype = result_type(input, other)
+    # PyTorch's checked conversion of a number to the result's dtype (uint8: -1 is 255; float32
+    # refuses 1e39), but for float16, whose numbers become inf as they are cast
+    input, other = (_dtype.checked_scalar(value, dtype) if type(value) in (int, float) and dtype != _FLOAT16
+                    else value for value in (input, other))
     # With a number, PyTorch converts the tensor to the result's dtype first (recorded as
     # ToCopyBackward0: an integer tensor that an in-place change gave history)
     input, other = _converted_for_where(input, other, dtype), _converted_for_where(other, input, dtype)
@@ -2135,6 +2189,11 @@ def compare(ufunc, input, other):
         return NotImplemented            # x == None: Python then compares identities
     a_arr = input._array
     b_arr = other._array if isinstance(other, Tensor) else other
+    if type(other) is int and (a_arr.dtype.kind in "iu" or not -2**63 <= other < 2**63):
+        # PyTorch compares with the number as the tensor's dtype holds it (uint8 tensor == 257
+        # compares with 1), where numpy compares with the number itself
+        if result_type(input, other).kind in "iu":
+            b_arr = wrapped_to(other, result_type(input, other))
     try:
         out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:

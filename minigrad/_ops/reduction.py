@@ -97,7 +97,10 @@ def _sum_array(array, dims, keepdim, out_dtype):
         ordered = _cascade_sum.pytorch_sum(array, dims, keepdim)
         if ordered is not None:
             return ordered
-    return array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)
+    if array.dtype.kind != "f":
+        return array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)
+    with np.errstate(invalid="ignore", over="ignore"):    # (inf + -inf is NaN silently, as in PyTorch)
+        return array.sum(axis=dims or None, keepdims=keepdim, dtype=out_dtype)
 
 
 class MeanBackward0(Node):
@@ -161,7 +164,8 @@ def _mean_array(array, axis=None, keepdims=False):
     dims = tuple(range(array.ndim)) if axis is None else tuple(axis) or tuple(range(array.ndim))
     ordered = _cascade_sum.pytorch_sum(array, dims, keepdims)
     if ordered is None:
-        return np.mean(array, axis=axis, keepdims=keepdims)
+        with np.errstate(invalid="ignore", over="ignore"):    # (inf + -inf: NaN, silently)
+            return np.mean(array, axis=axis, keepdims=keepdims)
     count = math.prod(array.shape[d] for d in dims)
     return ordered / array.dtype.type(count)
 
@@ -755,7 +759,8 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
             warnings.simplefilter("ignore", RuntimeWarning)
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
     else:
-        var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+        with np.errstate(invalid="ignore", over="ignore"):    # (infs give NaN, silently)
+            var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
     # PyTorch's kernels, in float64 for float32 too: one result, two passes (_var_of_all); more,
     # one pass (Welford), where minigrad follows it
     if array.dtype in (np.float32, np.float64) and array.size:
@@ -804,14 +809,13 @@ def _welford(array, dims, correction, shape):
     if rows.shape[1] > 4096:
         return None
     mean, m2 = np.zeros(len(rows)), np.zeros(len(rows))
-    for k in range(rows.shape[1]):          # (one step per element of a row, all rows at once)
-        x = rows[:, k]
-        delta = x - mean
-        mean = mean + delta / float(k + 1)
-        m2 = m2 + delta * (x - mean)
-    divisor = builtins.max(rows.shape[1] - correction, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        var = m2 / divisor
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # (infs: NaN, silently)
+        for k in range(rows.shape[1]):          # (one step per element of a row, all rows at once)
+            x = rows[:, k]
+            delta = x - mean
+            mean = mean + delta / float(k + 1)
+            m2 = m2 + delta * (x - mean)
+        var = m2 / builtins.max(rows.shape[1] - correction, 0)
     return var.reshape(shape), mean.astype(array.dtype).reshape(shape)
 
 

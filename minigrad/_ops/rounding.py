@@ -12,7 +12,7 @@ from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result
-from .._dtype import result_type
+from .._dtype import result_type, wrapped_to
 from .._python_arg_parser import invalid_combination
 from .views import check_history_kept
 from .pointwise import (DivBackward0, _binary, in_opmath, _own, vector_loop_nans, _broadcast_error, _operand_arrays,
@@ -261,6 +261,8 @@ _NotImplementedBackward.__name__ = _NotImplementedBackward.__qualname__ = "NotIm
 
 
 def _divides_integers_by_zero(input, other):
+    if type(other) is int and isinstance(input, Tensor) and input._array.dtype.kind in "iu":
+        other = wrapped_to(other, input._array.dtype)    # (int32 // 2**32 divides by 0)
     divisor = other._array if isinstance(other, Tensor) else np.asarray(other)
     dividend = input._array if isinstance(input, Tensor) else np.asarray(input)
     return divisor.dtype.kind in "iub" and dividend.dtype.kind in "iub" and bool((divisor == 0).any())
@@ -325,7 +327,10 @@ def _not_differentiable(out, input, other, operation):
 
 def _number_as_tensor(number, tensor):
     """``number`` (the left operand of number // tensor) as a tensor of the result's dtype."""
-    return _wrap(np.asarray(number, dtype=result_type(number, tensor)))
+    dtype = result_type(number, tensor)
+    if type(number) is int and dtype.kind in "iu":
+        number = wrapped_to(number, dtype)          # (2**63 // int64 tensor: its low bits)
+    return _wrap(np.asarray(number, dtype=dtype))
 
 
 def floor_divide(input, other, _operation="floor_divide"):

@@ -74,7 +74,8 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     # PyTorch's CPU kernel keeps a float32 running sum in float64 and rounds each step's total
     # to float32 (numpy would round after every addition: other last bits)
     running = np.float64 if np.dtype(out_dtype) == np.float32 else out_dtype
-    out = np.cumsum(array, axis=dim if array.ndim else None, dtype=running).reshape(array.shape)
+    with np.errstate(invalid="ignore", over="ignore"):    # (inf + -inf: NaN, silently, as in PyTorch)
+        out = np.cumsum(array, axis=dim if array.ndim else None, dtype=running).reshape(array.shape)
     out = np.asarray(out, dtype=out_dtype, order="C")   # contiguous whatever the input's layout
     settings = {} if dtype is None else {"input_dtype": input.dtype}
     return kernel_writes("cumsum", result(out, CumsumBackward0, (input,), dim=dim, dim_as_given=dim_as_given,

@@ -68,7 +68,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     dims = _dims(dim, array.ndim) if dim else ()       # () and None: every dimension
     axis = dims or None
     if array.dtype.kind == "f":
-        summed = np.nansum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
+        with np.errstate(invalid="ignore", over="ignore"):    # (inf + -inf: NaN, silently)
+            summed = np.nansum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
     else:
         summed = np.sum(array, axis=axis, keepdims=keepdim, dtype=out_dtype)
     if keepdim and not dims:                 # (every dimension kept, each of size 1)

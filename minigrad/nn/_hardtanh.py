@@ -12,6 +12,7 @@ For NaN, PyTorch's hardtanh gradient depends on how its loop reached the element
 import numpy as np
 
 from ..autograd.graph import Node
+from .. import _dtype
 from .._ops import result
 from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented, laid_out_as_pytorch,
                               opmath_bound, threshold_backward)
@@ -147,6 +148,15 @@ def _hardtanh(input, min_val, max_val):
     x = input._array
     if x.dtype.kind == "b":
         raise RuntimeError("Bool inputs not supported for hardtanh")
+    # PyTorch's checked conversion of the bounds: an integer tensor's are read as int64_t first,
+    # then as its own dtype (float16 refuses 1e5)
+    if x.dtype.kind in "iu":
+        for bound in (min_val, max_val):
+            _dtype.checked_scalar(bound, np.dtype(np.int64))
+        if x.dtype.kind == "u" and min_val < 0:
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    for bound in (min_val, max_val):
+        _dtype.checked_scalar(bound, x.dtype)
     out = clip_keeping_input_on_ties(x, min_val, max_val).astype(x.dtype, copy=False)
     return result(out, HardtanhBackward0, (input,), saved=(input,), min_val=min_val, max_val=max_val)
 
@@ -155,6 +165,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     """x cut off to [min_val, max_val]. Gradient: grad strictly inside, else 0."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    for bound in (min_val, max_val):           # (read as C++ 64-bit ints: 2**64 is refused)
+        if type(bound) is int:
+            _dtype.check_python_int(bound)
     if not (isinstance(input, Tensor) and isinstance(min_val, NUMBER) and isinstance(max_val, NUMBER)):
         parse_as("hardtanh_" if inplace else "hardtanh", input, min_val, max_val)  # (PyTorch's C++ function)
         min_val, max_val = as_number(min_val), as_number(max_val)
@@ -179,6 +192,7 @@ def _threshold(input, threshold, value, node_class):
     x = input._array
     if x.dtype.kind == "b":
         raise kernel_not_implemented("threshold_cpu", input)
+    _dtype.checked_scalar(value, x.dtype)     # (PyTorch's checked conversion of the value)
     out = np.where(x > opmath_bound(x, threshold), x, np.asarray(value).astype(x.dtype)).astype(x.dtype, copy=False)
     # (NaN is not > threshold, but PyTorch's rule is "x <= threshold ? value : x": NaN stays)
     out = np.where(np.isnan(x), x, out) if x.dtype.kind == "f" else out
@@ -187,6 +201,9 @@ def _threshold(input, threshold, value, node_class):
 
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, else value. Gradient: grad where x > threshold, else 0."""
+    for number in (threshold, value):          # (read as C++ 64-bit ints: 2**64 is refused)
+        if type(number) is int:
+            _dtype.check_python_int(number)
     if inplace:
         # PyTorch's threshold_ kernel is the one in-place activation that skips the check for
         # memory seen twice: an expanded tensor is written (each copy gets the same new value)
