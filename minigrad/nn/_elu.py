@@ -21,7 +21,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node
 from .._ops import result, save_result
-from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype
+from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype, _expm1_array
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import Tensor, _wrap
 from ._argument_checks import NUMBER, parse_as
@@ -40,12 +40,14 @@ def _in_opmath(array):
 
 
 def _elu_values(x, alpha, scale, input_scale):
-    """numpy: elu's values, in PyTorch's steps (x <= 0 ? expm1(x * input_scale) * (alpha * scale)
-    : x * scale). NaN is not <= 0, so it takes the x * scale branch (and stays NaN)."""
+    """numpy: elu's values, in PyTorch's steps (x < 0 ? expm1(x * input_scale) * (alpha * scale)
+    : x * scale). A zero takes the x * scale branch, so it keeps its sign whatever alpha is
+    (elu(-0.0) is -0.0, elu(0.0, alpha=-1) is 0.0, elu(0.0, alpha=nan) is 0.0, as PyTorch's);
+    NaN is not < 0 either, so it stays NaN."""
     negative_coefficient = alpha * scale
     a = _in_opmath(x)
-    below = np.expm1(np.minimum(a, 0) * input_scale) * negative_coefficient
-    return np.where(a <= 0, below, a * scale).astype(x.dtype, copy=False)
+    below = _expm1_array(np.minimum(a, 0) * input_scale) * negative_coefficient
+    return np.where(a < 0, below, a * scale).astype(x.dtype, copy=False)
 
 
 def _number(function, name, value):
