@@ -362,8 +362,10 @@ def full(size, fill_value=_MISSING, dtype=None, device=None, requires_grad=False
         dtype = _infer_numpy_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
     if _dtype.to_numpy_dtype(dtype).kind in "iu":        # (PyTorch names the C++ type here)
-        value = _as_integers(value, _dtype.to_numpy_dtype(dtype), f"{_dtype.to_numpy_dtype(dtype).name}_t",
+        value = _as_integers(value, _dtype.to_numpy_dtype(dtype), _dtype.CONVERSION_NAMES[_dtype.to_numpy_dtype(dtype).name],
                              unpacked=False)
+    elif _dtype.to_numpy_dtype(dtype).kind == "f":      # (float16 cannot hold 1e5: refused)
+        value = _dtype.checked_number(value, _dtype.to_numpy_dtype(dtype))
     return _leaf(np.full(_size((size,)), value, dtype=_dtype.to_numpy_dtype(dtype)), requires_grad)
 
 

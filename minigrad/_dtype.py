@@ -282,3 +282,38 @@ class iinfo:
 
     def __repr__(self):
         return f"iinfo(min={_short(self.min)}, max={_short(self.max)}, dtype={self.dtype})"
+
+
+# The C++ names PyTorch's "value cannot be converted" message gives each dtype
+CONVERSION_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "int8_t",
+                     "uint8": "uint8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def checked_number(number, dtype):
+    """``number`` (a Python or numpy number) as a numpy scalar of ``dtype``, converted as
+    PyTorch's kernels convert a number argument to the type they compute in (a clamp bound,
+    hardtanh's limits, threshold's value, add's alpha, fill_'s value; float32 for the settings
+    a float16 kernel computes with, see opmath_dtype). A number the type cannot hold is refused:
+    RuntimeError "value cannot be converted to type c10::Half without overflow", where numpy
+    would make it inf (float16 holds up to 65504) or wrap it around (int8: 1000 is -24).
+
+    Floating types take inf and NaN, and any finite number up to their largest (rounded to
+    nearest); integer types take a number in their range (a float loses its fraction; an
+    unsigned type takes an int down to minus its largest and wraps it: uint8's -1 is 255);
+    bool takes everything (nonzero is True). Complex numbers and dtypes pass unchecked."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "bc" or isinstance(number, (complex, np.complexfloating)):
+        return number
+    if dtype.kind == "f":
+        largest = float(np.finfo(dtype).max)
+        fits = not np.isfinite(number) or -largest <= float(number) <= largest
+    else:
+        info = np.iinfo(dtype)
+        lowest = -info.max if info.min == 0 and isinstance(number, (int, np.integer)) else info.min
+        fits = bool(np.isfinite(number)) and lowest <= number <= info.max
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {CONVERSION_NAMES[dtype.name]} "
+                           "without overflow")
+    if dtype.kind == "u" and number < 0:
+        return dtype.type(int(number) % (info.max + 1))
+    return dtype.type(int(number) if dtype.kind in "iu" else number)

@@ -20,7 +20,7 @@ from numpy.lib.array_utils import byte_bounds
 
 from .._type_names import type_name
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
-from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name
+from .._dtype import scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, checked_number
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
 from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_grad, refuse_dtype
 from ..autograd._saved_tensor_hooks import _Hooks, pack
@@ -829,11 +829,14 @@ def _clamp_by_numbers(self):
     int x) is refused in the words of PyTorch's kernel for numbers, which names x's C++ type
     ('bool', 'long int')."""
     def clamp(tensor, min, max):
-        out = pointwise.clamp(tensor, min, max)
-        if out._array.dtype != tensor._array.dtype and not _can_cast(out, tensor):
-            raise RuntimeError(f"result type {scalar_type_name(out.dtype)} can't be cast to the "
+        # (asked before the bounds are converted: PyTorch refuses x.clamp_(1e39) of an int x
+        # for the result's type, not for 1e39 being too large for a float)
+        dtype = result_type(tensor, *(bound for bound in (min, max) if bound is not None))
+        new = _wrap(np.empty((), dtype))
+        if dtype != tensor._array.dtype and not _can_cast(new, tensor):
+            raise RuntimeError(f"result type {scalar_type_name(new.dtype)} can't be cast to the "
                                f"desired output type {cpp_type_name(tensor.dtype)}")
-        return out
+        return pointwise.clamp(tensor, min, max)
     return clamp
 
 
@@ -995,7 +998,7 @@ def fill_(self, value):
                                f"{value.ndim} dimensions.")
         check_inplace(self, others=(value,))   # from a tensor (not a number) it is a copy: it
         return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
-    return _fill(self, value, FillBackward2)
+    return _fill(self, checked_number(value, self._array.dtype), FillBackward2)
 
 
 def normal_(self, mean=0.0, std=1.0, generator=None):

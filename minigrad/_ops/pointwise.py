@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import result_type, cpp_name
+from .._dtype import result_type, cpp_name, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
@@ -48,11 +48,25 @@ def _operand_arrays(a, b):
         if not isinstance(b, _PYTHON_NUMBERS) and not isinstance(b, np.generic):
             raise TypeError(f"unsupported operand type for a tensor operation: '{type(b).__name__}'")
     dtype = result_type(a, b)
-    if dtype.kind == "f":
+    if dtype.kind in "iu":
+        a_arr, b_arr = _wrapped_integer(a_arr, dtype), _wrapped_integer(b_arr, dtype)
+    elif dtype.kind == "f":
         # PyTorch converts each operand to the result's dtype before computing (an int32 tensor
         # minus a float32 one: both float32), where numpy would compute int32 - float32 in float64
         a_arr, b_arr = _converted(a_arr, dtype), _converted(b_arr, dtype)
     return a_arr, b_arr, dtype
+
+
+def _wrapped_integer(operand, dtype):
+    """A Python int operand of an integer operation that ``dtype`` cannot hold, as an int64
+    array: numpy 2 refuses such a number next to an int8 tensor, where PyTorch computes (the
+    result, cast back to int8, wraps around as C's does: x - 1000 is x + 24; x / 1000 divides
+    by 1000). (An int past int64 stays: PyTorch refuses it.)"""
+    if type(operand) is int:
+        info = np.iinfo(dtype)
+        if not info.min <= operand <= info.max and -2**63 <= operand < 2**63:
+            return np.asarray(operand, np.int64)
+    return operand
 
 
 def _converted(operand, dtype):
@@ -78,7 +92,9 @@ def _remember_number(number, dtype):
     with np.errstate(over="ignore"):
         array = np.asarray(number, dtype=dtype)
     if not np.isfinite(array) and np.isfinite(number):
-        return number                  # too large for dtype: let the ufunc say so, as before
+        # too large for dtype: inf, as PyTorch rounds it too (float16 + 1e5); not kept, as
+        # float16's multiplication keeps the same number in float32 (see opmath_number)
+        return array
     array.flags.writeable = False      # shared: nothing may change it
     _last_number = (number, dtype, array)
     return array
@@ -342,6 +358,7 @@ def check_alpha(dtype, alpha):
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     if isinstance(alpha, bool) and dtype.kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    checked_number(alpha, dtype)          # (float16: alpha=1e5 is refused, see checked_number)
 
 
 def times_alpha(other, alpha, dtype):
@@ -406,7 +423,8 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     factor = np.full(shape, alpha, dtype)
     if subtract:
         factor = -factor
-    out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
+    with np.errstate(invalid="ignore"):        # (alpha=inf times 0 is NaN, silently, as in PyTorch)
+        out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
     if a.shape == shape and a.flags.c_contiguous:
         # PyTorch's inner loop runs over the last dimensions along which other is one number
         # (all of them: other is one number); in its tail, some numbers are rounded twice
@@ -417,7 +435,8 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         row = int(np.prod(shape[inner:]))
         if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
             twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
-            separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
+            with np.errstate(invalid="ignore"):
+                separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
             out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
@@ -1202,6 +1221,25 @@ def with_new_nans(ufunc, bits):
     return elementwise
 
 
+def keeping_nan_inputs(ufunc, itemsizes=(4, 8)):
+    """``ufunc`` that gives a NaN input back with its own bits, quieted, as PyTorch's exp, log,
+    sin, cos, tanh, ... do for float32 and float64 (``itemsizes``: the dtypes where it does):
+    a NaN whose payload was written through an integer view keeps it, where numpy's loops
+    return their plain NaN. Only a result that holds a NaN pays for the second look."""
+    def elementwise(array):
+        out = ufunc(array)
+        if array.itemsize in itemsizes and np.isnan(out).any():
+            nans = np.isnan(array)
+            if nans.any():
+                unsigned = _UNSIGNED[array.itemsize]
+                # (a signalling NaN comes back quiet: the top bit of its fraction set)
+                quiet_bit = unsigned(1 << (22 if array.itemsize == 4 else 51))
+                out = with_bits(out, nans, array.view(unsigned) | quiet_bit)
+        return out
+    elementwise.__name__ = ufunc.__name__
+    return elementwise
+
+
 def with_bits(out, where, pattern):
     """numpy: a copy of ``out`` with the bit pattern ``pattern`` (an unsigned integer, or an
     array of them, one per number of out) at the numbers where ``where`` holds."""
@@ -1228,11 +1266,19 @@ def nans_by_loop(array, vectorized, scalar):
 
 
 # log1p(-2): SLEEF's NaN with every bit set, in float32 (float16 through it) too
-_log1p_array = with_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
-                             lambda array: None if array.itemsize == 8 else ALL_ONES_NAN[array.itemsize])
-_expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
-_sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
-_cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
+# (a NaN input comes back with its bits from log1p in float32 only: PyTorch's float64 log1p
+# gives the plain NaN, as numpy's does)
+_log1p_array = keeping_nan_inputs(with_new_nans(
+    _as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
+    lambda array: None if array.itemsize == 8 else ALL_ONES_NAN[array.itemsize]), itemsizes=(4,))
+_expm1_array = keeping_nan_inputs(_as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1))
+_exp_array = keeping_nan_inputs(np.exp)
+_tanh_array = keeping_nan_inputs(np.tanh)
+# (float32 only: PyTorch's float64 sinh and cosh of a NaN give one with every bit set; not followed)
+_sinh_array = keeping_nan_inputs(_in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh),
+                                 itemsizes=(4,))
+_cosh_array = keeping_nan_inputs(_in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh),
+                                 itemsizes=(4,))
 
 
 class ExpBackward0(Node):
@@ -1251,8 +1297,8 @@ class ExpBackward0(Node):
 
 def exp(input):
     """e**input elementwise. Gradient: grad * exp(input) (the saved result)."""
-    with np.errstate(over="ignore"):
-        return save_result(result(_float_ufunc(np.exp, input), ExpBackward0, (input,)))
+    with np.errstate(over="ignore", invalid="ignore"):    # (invalid: a signalling NaN input)
+        return save_result(result(_float_ufunc(_exp_array, input), ExpBackward0, (input,)))
 
 
 class LogBackward0(Node):
@@ -1281,7 +1327,7 @@ def with_positive_new_nans(ufunc):
     return elementwise
 
 
-_log_positive_nans = with_positive_new_nans(np.log)
+_log_positive_nans = keeping_nan_inputs(with_positive_new_nans(np.log))
 _positive_nan_sqrt = with_positive_new_nans(np.sqrt)
 
 
@@ -1332,6 +1378,7 @@ def _float16_all_ones_nans(array):
 
 _sin_array, _cos_array, _tan_array = (with_new_nans(ufunc, _float16_all_ones_nans)
                                       for ufunc in (np.sin, np.cos, np.tan))
+_sin_array, _cos_array = keeping_nan_inputs(_sin_array), keeping_nan_inputs(_cos_array)
 
 
 def sin(input):
@@ -1398,7 +1445,7 @@ class TanhBackward0(Node):
 
 def tanh(input):
     """Hyperbolic tangent elementwise. Gradient: grad * (1 - t**2), t the saved result."""
-    return save_result(result(_float_ufunc(np.tanh, input), TanhBackward0, (input,)))
+    return save_result(result(_float_ufunc(_tanh_array, input), TanhBackward0, (input,)))
 
 
 def _sigmoid_array(array):
@@ -1771,6 +1818,8 @@ def clip_keeping_input_on_ties(array, low, high):
     (and -0.0 with 0.0). PyTorch keeps the input (clamp(-0.0, min=0) is -0.0); numpy's
     clip may give the bound, depending on the dtype.
     """
+    # (a bound the dtype cannot hold is refused, as PyTorch refuses it: see checked_number)
+    low, high = (None if bound is None else checked_number(bound, array.dtype) for bound in (low, high))
     out = np.asarray(np.clip(array, low, high))      # (an array also for a 0-d input)
     if out.dtype == array.dtype and out.dtype.kind == "f" and 0 in (low, high):
         np.copyto(out, array, where=out == array)

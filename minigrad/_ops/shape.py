@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import Size, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name, scalar_type_name
+from .._dtype import Size, checked_number, result_type, dtype as _dtype_class, cpp_name as _cpp_name, cpp_type_name, scalar_type_name
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, attach_outputs, connect, keep_settings, needs_grad
 from ..autograd.forward_ad import _DualLevel, push_tangents_of_pieces
@@ -1107,6 +1107,7 @@ def masked_fill_copy(input, mask, value):
             raise _broadcast_error(mask, input) from None
         return kernel_writes("masked_fill", result(out, MaskedFillBackward1, (input, value), saved=(mask,)),
                              input, mask, value)
+    value = checked_number(value, input._array.dtype)     # (float16 cannot hold 1e5: refused)
     try:
         # PyTorch fills a contiguous copy, whatever the input's layout
         out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
