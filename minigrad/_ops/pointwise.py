@@ -142,10 +142,12 @@ def opmath_bound(array, number):
 
 def times_number(array, number):
     """numpy: ``array * number`` in array's dtype, as PyTorch's kernels scale by a number
-    (leaky_relu's slope): float16 in float32, rounded once (see the note above)."""
-    if array.dtype is _FLOAT16:
-        return (array * np.float32(number)).astype(_FLOAT16)
-    return array * number
+    (leaky_relu's slope): float16 in float32, rounded once (see the note above). A number the
+    computing type cannot hold is refused (1e39 for float32, see checked_number); products
+    past the largest float16 are inf, silently, as in PyTorch."""
+    factor = checked_number(number, opmath_dtype(array.dtype))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (array * factor).astype(array.dtype, copy=False)
 
 
 def in_opmath(ufunc, input, other, saves=None):
@@ -155,7 +157,8 @@ def in_opmath(ufunc, input, other, saves=None):
     if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
         number = opmath_number(input, other)
         if number is not None:
-            return _binary(lambda a, _: ufunc(a, number), input, other, saves)
+            with np.errstate(over="ignore", invalid="ignore"):   # (x * 1e5: inf, silently, as PyTorch's)
+                return _binary(lambda a, _: ufunc(a, number), input, other, saves)
     return _binary(ufunc, input, other, saves)
 
 
@@ -693,9 +696,11 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    array = _binary(np.multiply, input, other, SAVES_OTHER)
-    if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
+    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
+        # (by a number: in float32 as PyTorch, see in_opmath; numpy would round 1e5 to inf first)
         array = in_opmath(np.multiply, input, other, SAVES_OTHER)
+    else:
+        array = _binary(np.multiply, input, other, SAVES_OTHER)
     out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
@@ -1039,6 +1044,10 @@ def pow(input, exponent):
     a_arr = input._array
     if a_arr.dtype.kind in "biu" and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if a_arr.dtype is _FLOAT16 or a_arr.dtype.kind in "iu" and isinstance(exponent, (int, np.integer)):
+        # PyTorch converts the exponent to float16, or to the integer type (float32 and float64
+        # keep it in double), refusing one that type cannot hold (x ** 1e5 of float16)
+        checked_number(exponent, a_arr.dtype)
     if a_arr.dtype.kind in "biu" and not isinstance(exponent, (complex, np.complexfloating)):
         dtype = result_type(input, exponent)
         if dtype.kind == "f":          # (int tensor ** 2.5): PyTorch converts, then takes powers

@@ -19,6 +19,7 @@ input_scale * (r + scale * alpha).
 import numpy as np
 
 from .._type_names import type_name
+from .._dtype import checked_number
 from ..autograd.graph import Node
 from .._ops import result, save_result
 from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype, _expm1_array
@@ -66,7 +67,10 @@ def _elu(input, node_class, coefficients, settings):
     overwritten. ``settings`` are what the node shows (``_saved_alpha``, ...)."""
     if not input.is_floating_point():
         raise kernel_not_implemented("elu_cpu", input)
-    out = _elu_values(input._array, *coefficients)
+    for coefficient in coefficients:      # (in float32 for float16 and float32: 1e39 is refused)
+        checked_number(coefficient, opmath_dtype(input._array.dtype))
+    with np.errstate(over="ignore", invalid="ignore"):     # (alpha=1e5 of float16: inf, silently)
+        out = _elu_values(input._array, *coefficients)
     if node_class._saved_names == ("result",):
         return save_result(result(out, node_class, (input,), **settings))
     return result(out, node_class, (input,), saved=(input,), **settings)
