@@ -696,11 +696,11 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
-    if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
-        # (by a number: in float32 as PyTorch, see in_opmath; numpy would round 1e5 to inf first)
+    array = _binary(np.multiply, input, other, SAVES_OTHER)
+    if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
+        # (asked after the product, not before: the usual float32 product pays nothing for it;
+        # numpy warns when the first float16 try multiplies a zero by a number past float16)
         array = in_opmath(np.multiply, input, other, SAVES_OTHER)
-    else:
-        array = _binary(np.multiply, input, other, SAVES_OTHER)
     out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
     if node is not None:
