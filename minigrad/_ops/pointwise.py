@@ -2148,7 +2148,12 @@ def _converted_for_where(value, partner, dtype):
     """``value`` (where's input or other) as a tensor of ``dtype``: a number as such, a tensor
     next to a number converted by ``to`` (a tensor next to a tensor is left as it is)."""
     if not isinstance(value, Tensor):
-        return _wrap(np.asarray(value, dtype=dtype))
+        # PyTorch refuses a number the result's dtype cannot hold (int8 and 1000, float32 and
+        # 1e39: see checked_number), except for float16, where it rounds 70000 to inf
+        if dtype is not _FLOAT16:
+            value = checked_number(value, dtype)
+        with np.errstate(over="ignore"):
+            return _wrap(np.asarray(value, dtype=dtype))
     if not isinstance(partner, Tensor) and value._array.dtype != dtype:
         return value.to(_dtype.from_numpy_dtype(dtype))
     return value
