@@ -33,6 +33,8 @@ OPERATIONS = {
     "sub(alpha=v)": lambda lib, x, v: x.sub(x, alpha=v),
     "rsub(alpha=v)": lambda lib, x, v: lib.rsub(x, x, alpha=v),
     "add_(alpha=v)": lambda lib, x, v: x.clone().add_(x, alpha=v),
+    "add(v, alpha=2)": lambda lib, x, v: lib.add(x, v, alpha=2),
+    "sub(v, alpha=2)": lambda lib, x, v: lib.sub(x, v, alpha=2),
     "x + v": lambda lib, x, v: x + v,
     "x - v": lambda lib, x, v: x - v,
     "v - x": lambda lib, x, v: v - x,

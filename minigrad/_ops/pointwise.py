@@ -410,7 +410,8 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     dtype = result_type(input, other)
     if dtype.type is not np.float32 and dtype.type is not np.float64 and dtype is not _FLOAT16:
         return None
-    a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
+    with np.errstate(over="ignore"):      # (a number past float16 is inf there, as in PyTorch)
+        a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
     try:
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
