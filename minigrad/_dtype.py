@@ -205,8 +205,10 @@ def checked_scalar(number, numpy_dtype):
 
 _FLOAT_MAXIMA = {np.dtype(np.float16): float(np.finfo(np.float16).max),
                  np.dtype(np.float32): float(np.finfo(np.float32).max)}
-CHECKED_CONVERSION_NAMES = {"float16": "c10::Half", "float32": "float", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
-                  "uint8": "uint8_t"}
+# The C++ names PyTorch's "value cannot be converted" message gives each dtype
+CHECKED_CONVERSION_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                            "int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int",
+                            "int64": "int64_t"}
 _INTEGER_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
                    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8)}
 
@@ -363,3 +365,17 @@ class iinfo:
 
     def __repr__(self):
         return f"iinfo(min={_short(self.min)}, max={_short(self.max)}, dtype={self.dtype})"
+
+
+def checked_number(number, dtype):
+    """``number`` (a Python or numpy number) as a numpy scalar of ``dtype``, after
+    ``checked_scalar``'s check: the form the kernels that compute with a number argument take
+    it in (a threshold, a fill value, the float32 settings of a float16 kernel, see
+    opmath_dtype). Complex numbers pass unchanged."""
+    dtype = np.dtype(dtype)
+    if isinstance(number, np.generic):
+        number = number.item()
+    number = checked_scalar(number, dtype)
+    if isinstance(number, complex) or dtype.kind == "c":
+        return number
+    return dtype.type(int(number) if dtype.kind in "iu" else number)

@@ -10,7 +10,7 @@ Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on eve
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import cpp_type_name, result_type, checked_scalar
+from .._dtype import checked_number, checked_scalar, cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
@@ -77,8 +77,10 @@ def _checked_value(value, dtype):
 
 
 def _value_in(dtype, value):
-    """``value`` as a number of ``dtype`` (an integer tensor cuts a float value: 0.5 -> 0)."""
-    return np.asarray(int(value) if dtype.kind in "iub" and dtype.kind != "b" else value, dtype)
+    """``value`` as a number of ``dtype``, the type the kernel computes in, converted as PyTorch
+    converts it: an integer tensor cuts a float value (0.5 -> 0), and a value the type cannot
+    hold is refused (float32 and 1e39; see checked_number)."""
+    return np.asarray(checked_number(value, dtype), dtype)
 
 
 class AddcmulBackward0(_SavesValue, Node):
@@ -104,15 +106,16 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     Gradient: grad to input, grad * tensor2 * value to tensor1, grad * tensor1 * value to tensor2.
     """
     (x, t1, t2), dtype = _three_arrays("addcmul", input, tensor1, tensor2, value, ((), (2,), (1,)))
-    if dtype.kind == "b":                # (PyTorch's kernel has no bool version)
-        raise kernel_not_implemented("addcmul_cpu_out", _wrap(x))
-    scaled = _value_in(t1.dtype, _checked_value(value, dtype)) * t1
-    if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
-        shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
-        sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
-    else:
-        sums = x + scaled * t2
-    out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
+    if dtype.kind == "b":
+        raise kernel_not_implemented("addcmul_cpu_out", input)
+    with np.errstate(over="ignore", invalid="ignore"):      # (inf and NaN silently, as in PyTorch)
+        scaled = _value_in(t1.dtype, value) * t1
+        if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
+            shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
+            sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
+        else:
+            sums = x + scaled * t2
+        out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
     # (each factor is saved only for the other's gradient, as PyTorch saves it)
     saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2 if needs_grad((tensor1,)) else None)
     return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=saved, value=value)
@@ -318,9 +321,11 @@ def lerp(input, end, weight):
     if not weighted:                  # (after the shapes: PyTorch's checked conversion of weight)
         _checked_value(weight, dtype)
     # (a number weight is kept in float32 for float16 tensors: see opmath_dtype)
-    w = weight._array.astype(dtype, copy=False) if weighted else np.asarray(weight, opmath_dtype(dtype))
+    w = weight._array.astype(dtype, copy=False) if weighted else np.asarray(
+        checked_number(weight, opmath_dtype(dtype)), opmath_dtype(dtype))     # (1e39: refused)
     start, stop = (a.astype(dtype, copy=False) for a in (input._array, end._array))
-    out = laid_out_as_pytorch(np.asarray(_lerp_array(start, stop, w), dtype), *arrays)
+    with np.errstate(over="ignore", invalid="ignore"):      # (inf and NaN silently, as in PyTorch)
+        out = laid_out_as_pytorch(np.asarray(_lerp_array(start, stop, w), dtype), *arrays)
     if weighted:
         # self and end are needed only for weight's gradient: PyTorch saves them only then
         ends = (input, end) if weight.requires_grad else (None, None)

@@ -25,7 +25,7 @@ from .inplace_unary import EXPANDED_MASKED_FILL_WARNING
 from .._warnings import stacklevel_outside_minigrad
 from .indexing import index_put as _index_put, check_index_put_values, _numpy_index
 from .gather_scatter import index_select
-from .._dtype import cpp_name, checked_scalar
+from .._dtype import cpp_name, checked_number
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -329,9 +329,7 @@ def index_fill(input, dim, index, value):
     # PyTorch fills a clone that keeps input's steps (an empty input's steps of 0 too: its
     # gradient then is not laid out like the leaf, which AccumulateGrad copies: version 1)
     out = copy_in_format(with_pytorch_steps(input), preserve_format)
-    number = value._array if isinstance(value, Tensor) else value
-    if type(number) in (int, float):      # (PyTorch's checked conversion to input's dtype)
-        number = checked_scalar(number, out.dtype)
+    number = value._array if isinstance(value, Tensor) else checked_number(value, input._array.dtype)
     if out.size:
         _slices_along(out, dim)[positions] = number
     if isinstance(value, Tensor):

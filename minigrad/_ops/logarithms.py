@@ -22,7 +22,7 @@ from . import result, save_result
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from .views import SAVES_BOTH
-from .pointwise import (with_positive_new_nans, _binary, _expm1_array, _float_ufunc,
+from .pointwise import (with_positive_new_nans, keeping_nan_inputs, _binary, _expm1_array, _float_ufunc,
                         _operand_arrays, add_number, with_new_nans, NEGATIVE_NAN, POSITIVE_NAN,
                         check_shapes_fit, kernel_not_implemented, laid_out_as_pytorch,
                         like_its_input, mul_by_number, pow, where)
@@ -299,7 +299,7 @@ def _logit_nans(array):
     return POSITIVE_NAN[size] if size == 2 else np.where(np.isinf(array), NEGATIVE_NAN[size], POSITIVE_NAN[size])
 
 
-_logit_array = with_new_nans(lambda array: np.log(array / (1 - array)), _logit_nans)
+_logit_array = keeping_nan_inputs(with_new_nans(lambda array: np.log(array / (1 - array)), _logit_nans))
 
 
 def logit(input, eps=None):

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import result_type, cpp_name, wrapped_to
+from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
@@ -84,7 +84,9 @@ def _remember_number(number, dtype):
     with np.errstate(over="ignore"):
         array = np.asarray(number, dtype=dtype)
     if not np.isfinite(array) and np.isfinite(number):
-        return number                  # too large for dtype: let the ufunc say so, as before
+        # too large for dtype: inf, as PyTorch rounds it too (float16 + 1e5); not kept, as
+        # float16's multiplication keeps the same number in float32 (see opmath_number)
+        return array
     array.flags.writeable = False      # shared: nothing may change it
     _last_number = (number, dtype, array)
     return array
@@ -132,10 +134,12 @@ def opmath_bound(array, number):
 
 def times_number(array, number):
     """numpy: ``array * number`` in array's dtype, as PyTorch's kernels scale by a number
-    (leaky_relu's slope): float16 in float32, rounded once (see the note above)."""
-    if array.dtype is _FLOAT16:
-        return (array * np.float32(number)).astype(_FLOAT16)
-    return array * number
+    (leaky_relu's slope): float16 in float32, rounded once (see the note above). A number the
+    computing type cannot hold is refused (1e39 for float32, see checked_number); products
+    past the largest float16 are inf, silently, as in PyTorch."""
+    factor = checked_number(number, opmath_dtype(array.dtype))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return (array * factor).astype(array.dtype, copy=False)
 
 
 def in_opmath(ufunc, input, other, saves=None):
@@ -145,7 +149,8 @@ def in_opmath(ufunc, input, other, saves=None):
     if isinstance(input, Tensor) and input._array.dtype is _FLOAT16:
         number = opmath_number(input, other)
         if number is not None:
-            return _binary(lambda a, _: ufunc(a, number), input, other, saves)
+            with np.errstate(over="ignore", invalid="ignore"):   # (x * 1e5: inf, silently, as PyTorch's)
+                return _binary(lambda a, _: ufunc(a, number), input, other, saves)
     return _binary(ufunc, input, other, saves)
 
 
@@ -411,7 +416,8 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     dtype = result_type(input, other)
     if dtype.type is not np.float32 and dtype.type is not np.float64 and dtype is not _FLOAT16:
         return None
-    a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
+    with np.errstate(over="ignore"):      # (a number past float16 is inf there, as in PyTorch)
+        a, b = input._array.astype(dtype, copy=False), np.asarray(b).astype(dtype, copy=False)
     try:
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
@@ -427,7 +433,8 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     factor = np.full(shape, alpha, dtype)
     if subtract:
         factor = -factor
-    out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
+    with np.errstate(invalid="ignore"):        # (alpha=inf times 0 is NaN, silently, as in PyTorch)
+        out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
     if a.shape == shape and a.flags.c_contiguous:
         # PyTorch's inner loop runs over the last dimensions along which other is one number
         # (all of them: other is one number); in its tail, some numbers are rounded twice
@@ -438,7 +445,8 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         row = int(np.prod(shape[inner:]))
         if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
             twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
-            separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
+            with np.errstate(invalid="ignore"):
+                separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
             out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
@@ -701,6 +709,8 @@ def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     array = _binary(np.multiply, input, other, SAVES_OTHER)
     if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
+        # (asked after the product, not before: the usual float32 product pays nothing for it;
+        # numpy warns when the first float16 try multiplies a zero by a number past float16)
         array = in_opmath(np.multiply, input, other, SAVES_OTHER)
     out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
@@ -1237,6 +1247,25 @@ def with_new_nans(ufunc, bits):
     return elementwise
 
 
+def keeping_nan_inputs(ufunc, itemsizes=(4, 8)):
+    """``ufunc`` that gives a NaN input back with its own bits, quieted, as PyTorch's exp, log,
+    sin, cos, tanh, ... do for float32 and float64 (``itemsizes``: the dtypes where it does):
+    a NaN whose payload was written through an integer view keeps it, where numpy's loops
+    return their plain NaN. Only a result that holds a NaN pays for the second look."""
+    def elementwise(array):
+        out = ufunc(array)
+        if array.itemsize in itemsizes and np.isnan(out).any():
+            nans = np.isnan(array)
+            if nans.any():
+                unsigned = _UNSIGNED[array.itemsize]
+                # (a signalling NaN comes back quiet: the top bit of its fraction set)
+                quiet_bit = unsigned(1 << (22 if array.itemsize == 4 else 51))
+                out = with_bits(out, nans, array.view(unsigned) | quiet_bit)
+        return out
+    elementwise.__name__ = ufunc.__name__
+    return elementwise
+
+
 def with_bits(out, where, pattern):
     """numpy: a copy of ``out`` with the bit pattern ``pattern`` (an unsigned integer, or an
     array of them, one per number of out) at the numbers where ``where`` holds."""
@@ -1263,11 +1292,20 @@ def nans_by_loop(array, vectorized, scalar):
 
 
 # log1p(-2): SLEEF's NaN with every bit set, in float32 (float16 through it) too
-_log1p_array = with_new_nans(_as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
-                             lambda array: None if array.itemsize == 8 else ALL_ONES_NAN[array.itemsize])
-_expm1_array = _as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1)
-_sinh_array = _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)
-_cosh_array = _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)
+# (a NaN input gives the plain NaN, as PyTorch's AVX2 kernel gives it: its AVX512 one keeps
+# the input's bits in float32)
+_log1p_array = with_new_nans(
+    _as_pytorch(_sleef_float_pairs.log1p, _sleef_double_pairs.log1p, np.log1p),
+    lambda array: None if array.itemsize == 8 else ALL_ONES_NAN[array.itemsize])
+_expm1_array = keeping_nan_inputs(_as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1))
+_exp_array = keeping_nan_inputs(np.exp)
+_tanh_array = keeping_nan_inputs(np.tanh)
+# (float32 only: PyTorch's float64 sinh and cosh of a NaN give one with every bit set, and so
+# does its float32 AVX2 vector loop (16 numbers and more): not followed)
+_sinh_array = keeping_nan_inputs(_in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh),
+                                 itemsizes=(4,))
+_cosh_array = keeping_nan_inputs(_in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh),
+                                 itemsizes=(4,))
 
 
 class ExpBackward0(Node):
@@ -1286,8 +1324,8 @@ class ExpBackward0(Node):
 
 def exp(input):
     """e**input elementwise. Gradient: grad * exp(input) (the saved result)."""
-    with np.errstate(over="ignore"):
-        return save_result(result(_float_ufunc(np.exp, input), ExpBackward0, (input,)))
+    with np.errstate(over="ignore", invalid="ignore"):    # (invalid: a signalling NaN input)
+        return save_result(result(_float_ufunc(_exp_array, input), ExpBackward0, (input,)))
 
 
 class LogBackward0(Node):
@@ -1316,7 +1354,7 @@ def with_positive_new_nans(ufunc):
     return elementwise
 
 
-_log_positive_nans = with_positive_new_nans(np.log)
+_log_positive_nans = keeping_nan_inputs(with_positive_new_nans(np.log))
 _positive_nan_sqrt = with_positive_new_nans(np.sqrt)
 
 
@@ -1367,6 +1405,7 @@ def _float16_all_ones_nans(array):
 
 _sin_array, _cos_array, _tan_array = (with_new_nans(ufunc, _float16_all_ones_nans)
                                       for ufunc in (np.sin, np.cos, np.tan))
+_sin_array, _cos_array = keeping_nan_inputs(_sin_array), keeping_nan_inputs(_cos_array)
 
 
 def sin(input):
@@ -1433,7 +1472,7 @@ class TanhBackward0(Node):
 
 def tanh(input):
     """Hyperbolic tangent elementwise. Gradient: grad * (1 - t**2), t the saved result."""
-    return save_result(result(_float_ufunc(np.tanh, input), TanhBackward0, (input,)))
+    return save_result(result(_float_ufunc(_tanh_array, input), TanhBackward0, (input,)))
 
 
 def _sigmoid_array(array):
@@ -1806,6 +1845,8 @@ def clip_keeping_input_on_ties(array, low, high):
     (and -0.0 with 0.0). PyTorch keeps the input (clamp(-0.0, min=0) is -0.0); numpy's
     clip may give the bound, depending on the dtype.
     """
+    # (a bound the dtype cannot hold is refused, as PyTorch refuses it: see checked_number)
+    low, high = (None if bound is None else checked_number(bound, array.dtype) for bound in (low, high))
     out = np.asarray(np.clip(array, low, high))      # (an array also for a 0-d input)
     if out.dtype == array.dtype and out.dtype.kind == "f" and 0 in (low, high):
         np.copyto(out, array, where=out == array)
@@ -2144,7 +2185,12 @@ def _converted_for_where(value, partner, dtype):
     """``value`` (where's input or other) as a tensor of ``dtype``: a number as such, a tensor
     next to a number converted by ``to`` (a tensor next to a tensor is left as it is)."""
     if not isinstance(value, Tensor):
-        return _wrap(np.asarray(value, dtype=dtype))
+        # PyTorch refuses a number the result's dtype cannot hold (int8 and 1000, float32 and
+        # 1e39: see checked_number), except for float16, where it rounds 70000 to inf
+        if dtype is not _FLOAT16:
+            value = checked_number(value, dtype)
+        with np.errstate(over="ignore"):
+            return _wrap(np.asarray(value, dtype=dtype))
     if not isinstance(partner, Tensor) and value._array.dtype != dtype:
         return value.to(_dtype.from_numpy_dtype(dtype))
     return value

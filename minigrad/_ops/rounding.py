@@ -413,12 +413,25 @@ def _check_operands(name, input, other):
         raise invalid_combination(name, (input, other), {})
 
 
+def _wrapped_into(number, input):
+    """A Python int divisor of an integer tensor as PyTorch's remainder and fmod take it: wrapped
+    into the tensor's dtype, as C converts (int8: 1000 is -24, and 2**40 is 0, a division by
+    zero); anything else as it is."""
+    dtype = input._array.dtype
+    if type(number) is int and dtype.kind in "iu" and -2**63 <= number < 2**63:
+        info = np.iinfo(dtype)
+        if not info.min <= number <= info.max:
+            return int(np.asarray(number, np.int64).astype(dtype))
+    return number
+
+
 def _remainder_like(numpy_function, kernel, input, other, node_number, node_tensor):
     """remainder and fmod: the values, then the node for a number or a tensor ``other``."""
     _check_operands(kernel[:-len("_cpu")], input, other)
     if result_type(input, other).kind == "b":
         check_shapes_fit(input, other)
         raise kernel_not_implemented(kernel, input)
+    other = _wrapped_into(other, input)
     _check_integer_division(input, other)
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
         out = _binary(_zero_divisor_nans(numpy_function), input, other, ((), (0, 1)))     # (see below)

@@ -19,9 +19,10 @@ input_scale * (r + scale * alpha).
 import numpy as np
 
 from .._type_names import type_name
+from .._dtype import checked_number
 from ..autograd.graph import Node
 from .._ops import result, save_result
-from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype
+from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype, _expm1_array
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import Tensor, _wrap
 from ._argument_checks import NUMBER, parse_as
@@ -40,12 +41,14 @@ def _in_opmath(array):
 
 
 def _elu_values(x, alpha, scale, input_scale):
-    """numpy: elu's values, in PyTorch's steps (x <= 0 ? expm1(x * input_scale) * (alpha * scale)
-    : x * scale). NaN is not <= 0, so it takes the x * scale branch (and stays NaN)."""
+    """numpy: elu's values, in PyTorch's steps (x < 0 ? expm1(x * input_scale) * (alpha * scale)
+    : x * scale). A zero takes the x * scale branch, so it keeps its sign whatever alpha is
+    (elu(-0.0) is -0.0, elu(0.0, alpha=-1) is 0.0, elu(0.0, alpha=nan) is 0.0, as PyTorch's);
+    NaN is not < 0 either, so it stays NaN."""
     negative_coefficient = alpha * scale
     a = _in_opmath(x)
-    below = np.expm1(np.minimum(a, 0) * input_scale) * negative_coefficient
-    return np.where(a <= 0, below, a * scale).astype(x.dtype, copy=False)
+    below = _expm1_array(np.minimum(a, 0) * input_scale) * negative_coefficient
+    return np.where(a < 0, below, a * scale).astype(x.dtype, copy=False)
 
 
 def _number(function, name, value):
@@ -64,7 +67,10 @@ def _elu(input, node_class, coefficients, settings):
     overwritten. ``settings`` are what the node shows (``_saved_alpha``, ...)."""
     if not input.is_floating_point():
         raise kernel_not_implemented("elu_cpu", input)
-    out = _elu_values(input._array, *coefficients)
+    for coefficient in coefficients:      # (in float32 for float16 and float32: 1e39 is refused)
+        checked_number(coefficient, opmath_dtype(input._array.dtype))
+    with np.errstate(over="ignore", invalid="ignore"):     # (alpha=1e5 of float16: inf, silently)
+        out = _elu_values(input._array, *coefficients)
     if node_class._saved_names == ("result",):
         return save_result(result(out, node_class, (input,), **settings))
     return result(out, node_class, (input,), saved=(input,), **settings)

@@ -15,7 +15,8 @@ from ..autograd.graph import Node
 from .. import _dtype
 from .._ops import result
 from .._ops.pointwise import (clip_keeping_input_on_ties, kernel_not_implemented, laid_out_as_pytorch,
-                              opmath_bound, threshold_backward)
+                              opmath_bound, opmath_dtype, threshold_backward)
+from .._dtype import checked_number
 from .._ops.inplace import apply_inplace, memory_order
 from .._tensor import Tensor, _wrap
 from ..autograd.kernel_writes import kernel_writes
@@ -148,16 +149,14 @@ def _hardtanh(input, min_val, max_val):
     x = input._array
     if x.dtype.kind == "b":
         raise RuntimeError("Bool inputs not supported for hardtanh")
-    # PyTorch's checked conversion of the bounds: an integer tensor's are read as int64_t first,
-    # then as its own dtype (float16 refuses 1e5)
+    low, high = min_val, max_val
     if x.dtype.kind in "iu":
-        for bound in (min_val, max_val):
-            _dtype.checked_scalar(bound, np.dtype(np.int64))
-        if x.dtype.kind == "u" and min_val < 0:
+        # PyTorch reads an integer tensor's bounds as int64 first (NaN is refused for int64_t),
+        # then refuses negative ones for uint8, then converts them to x's dtype (in clip)
+        low, high = (int(checked_number(bound, np.int64)) for bound in (min_val, max_val))
+        if x.dtype.kind == "u" and (low < 0 or high < 0):
             raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
-    for bound in (min_val, max_val):
-        _dtype.checked_scalar(bound, x.dtype)
-    out = clip_keeping_input_on_ties(x, min_val, max_val).astype(x.dtype, copy=False)
+    out = clip_keeping_input_on_ties(x, low, high).astype(x.dtype, copy=False)
     return result(out, HardtanhBackward0, (input,), saved=(input,), min_val=min_val, max_val=max_val)
 
 
@@ -168,6 +167,12 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     for bound in (min_val, max_val):           # (read as C++ 64-bit ints: 2**64 is refused)
         if type(bound) is int:
             _dtype.check_python_int(bound)
+    return _hardtanh_call(input, min_val, max_val, inplace)
+
+
+def _hardtanh_call(input, min_val, max_val, inplace):
+    """hardtanh after F.hardtanh's own check of the bounds, which PyTorch's F.hardtanh_ (a C++
+    function) does not make: F.hardtanh_(x, 2., -1.) sets every element to -1."""
     if not (isinstance(input, Tensor) and isinstance(min_val, NUMBER) and isinstance(max_val, NUMBER)):
         parse_as("hardtanh_" if inplace else "hardtanh", input, min_val, max_val)  # (PyTorch's C++ function)
         min_val, max_val = as_number(min_val), as_number(max_val)
@@ -180,7 +185,7 @@ def hardtanh_(input, min_val=-1, max_val=1):
     """hardtanh in place: ``hardtanh(input, min_val, max_val, inplace=True)``.
 
     (PyTorch's defaults here are the whole numbers -1 and 1, which the node shows as such.)"""
-    return hardtanh(input, min_val, max_val, inplace=True)
+    return _hardtanh_call(input, min_val, max_val, inplace=True)
 
 
 def relu6(input, inplace=False):
@@ -192,10 +197,12 @@ def _threshold(input, threshold, value, node_class):
     x = input._array
     if x.dtype.kind == "b":
         raise kernel_not_implemented("threshold_cpu", input)
-    _dtype.checked_scalar(value, x.dtype)     # (PyTorch's checked conversion of the value)
-    out = np.where(x > opmath_bound(x, threshold), x, np.asarray(value).astype(x.dtype)).astype(x.dtype, copy=False)
-    # (NaN is not > threshold, but PyTorch's rule is "x <= threshold ? value : x": NaN stays)
-    out = np.where(np.isnan(x), x, out) if x.dtype.kind == "f" else out
+    # PyTorch's kernel converts the threshold to the type it compares in (float32 for float16)
+    # and the value to x's dtype, refusing a number that type cannot hold (see checked_number);
+    # its rule is "x <= threshold ? value : x", so a NaN x, or a NaN threshold, keeps x
+    bound = checked_number(threshold, opmath_dtype(x.dtype))
+    fill = checked_number(value, x.dtype)
+    out = np.where(x <= bound, fill, x).astype(x.dtype, copy=False)
     return result(out, node_class, (input,), saved=(input,), threshold=threshold)
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from .._type_names import type_name
 from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
+from .._dtype import checked_number
 from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, opmath_dtype, times_number, where
 from .._ops.inplace import apply_inplace
 from .._dtype import scalar_type_name
@@ -110,6 +111,7 @@ def hardshrink(input, lambd=0.5):
     x = input._array
     if x.dtype.kind != "f":
         raise kernel_not_implemented("hardshrink_cpu", input)
+    checked_number(lambd, x.dtype)          # (PyTorch refuses a lambd x's dtype cannot hold)
     out = np.where(_outside(x, lambd), x, x.dtype.type(0))
     return result(out, HardshrinkBackward0, (input,), saved=(input,), lambd=lambd)
 
@@ -123,7 +125,7 @@ def softshrink(input, lambd=0.5):
     x = input._array
     if x.dtype.kind != "f":
         raise kernel_not_implemented("softshrink_check", input)     # (its range check dispatches first)
-    largest = np.finfo(x.dtype).max
+    largest = float(np.finfo(x.dtype).max)     # (a Python float: numpy would compare in float16)
     if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
                            f"{scalar_type_name(input.dtype)}, but found {lambd:g}")

@@ -26,7 +26,7 @@ from .._ops.pointwise import _broadcast_error, check_broadcasts_into, kernel_not
 from .._ops.pointwise import opmath_dtype, times_number
 from .._ops.linalg import addmm, matmul
 from .._ops.reduction import _mean_array, _sum_array
-from .._dtype import cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
+from .._dtype import checked_number, cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
 from .._creation import zeros
 from .._memory_format import is_non_overlapping_and_dense
 from .._ops.special import _erf_array, erf
@@ -1182,6 +1182,8 @@ def softplus(input, beta=1, threshold=20):
     _check_floating_kernel(input, "softplus_cpu")
     x = input._array
     work = opmath_dtype(x.dtype)          # (float16: the float32 formulas, rounded once)
+    for setting in (beta, threshold):     # (kept in float32 for float16 and float32: 1e39 is refused)
+        checked_number(setting, work)
     out = _vectorized_loop.elementwise(x.astype(work, copy=False), *_softplus_formulas(work.type, beta, threshold),
                                        lanes=32 // x.dtype.itemsize).astype(x.dtype, copy=False)
     return result(out, SoftplusBackward0, (input,), saved=(input,), beta=beta, threshold=threshold)
@@ -1269,6 +1271,7 @@ from ._glu import glu  # noqa: E402,F401  (a * sigmoid(b), the input's two halve
 from ._kl_div import kl_div  # noqa: E402,F401  (composed of ordinary operations)
 from ._hardtanh import hardtanh, hardtanh_, relu6, threshold  # noqa: E402,F401  (cut off at fixed values)
 from ._hardtanh import _in_vector_registers  # noqa: E402  (where PyTorch's loop meets NaN in blocks)
+from ._hardtanh import _hardtanh_call  # noqa: E402  (hardtanh without its check of the bounds' order)
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
@@ -1538,8 +1541,9 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    """``hardtanh(input, min_val, max_val, inplace=True)``: input cut off in place (HardtanhBackward0)."""
-    return hardtanh(input, min_val, max_val, inplace=True)
+    """``hardtanh(input, min_val, max_val, inplace=True)``: input cut off in place (HardtanhBackward0),
+    without F.hardtanh's check that min_val <= max_val (PyTorch's F.hardtanh_ is its C++ function)."""
+    return _hardtanh_call(input, min_val, max_val, inplace=True)
 
 
 def threshold_(input, threshold, value):
