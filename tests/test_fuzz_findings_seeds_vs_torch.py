@@ -743,3 +743,26 @@ def test_lost_history_before_the_shared_memory(torch, change):
             x.mul_(2)
         return change(x, view)
     assert_same(fn, torch)
+
+
+# F.bilinear keeps an integer dtype (products wrap as PyTorch's bmm), refuses bools where its
+# bmm would run, and checks that every tensor has the same dtype first (seed 5141)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.nn.functional.bilinear(*(lambda x: (x, x, x.reshape(1, -1, 1) * x.reshape(1, 1, -1)))(
+        L.tensor([[1.5, -2.25, 3.0]]).view(L.int32))),
+] + [
+    (lambda d: lambda L: L.nn.functional.bilinear(*(L.tensor([[100, 100, 7]], dtype=getattr(L, d)),) * 2,
+                                                  L.ones(2, 3, 3, dtype=getattr(L, d)) * 3))(d)
+    for d in ("int8", "uint8", "int16", "int64")
+] + [
+    lambda L: L.nn.functional.bilinear(L.ones(1, 3, dtype=L.bool), L.ones(1, 3, dtype=L.bool),
+                                       L.ones(2, 3, 3, dtype=L.bool)),
+    lambda L: L.nn.functional.bilinear(L.ones(0, 3, dtype=L.bool), L.ones(0, 3, dtype=L.bool),
+                                       L.ones(2, 3, 3, dtype=L.bool)),
+    lambda L: L.nn.functional.bilinear(L.ones(1, 3), L.ones(1, 3, dtype=L.float64), L.ones(2, 3, 3)),
+    lambda L: L.nn.functional.bilinear(L.ones(1, 3), L.ones(1, 4, dtype=L.float64), L.ones(2, 3, 3)),
+    lambda L: L.nn.functional.bilinear(L.ones(1, 3, dtype=L.int32), L.ones(1, 3, dtype=L.int32),
+                                       L.ones(2, 3, 3, dtype=L.int32), L.ones(2, dtype=L.int64)),
+])
+def test_bilinear_dtypes(torch, fn):
+    assert_same(fn, torch)

@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from ..autograd.kernel_writes import kernel_writes
+from .._dtype import cpp_type_name
 
 
 def _lined_up(array, expand, total_dims):
@@ -42,9 +43,15 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
     multiplied, and summed over ``sumdim``."""
     expand1, expand2, expand3, sumdim = (tuple(sorted(d)) for d in (expand1, expand2, expand3, sumdim))
     total = i1.dim() + len(expand1)
+    # PyTorch sums every dim but the unrolled one with a batched matrix product (bmm), which
+    # has no bool version; it skips the products when an input is empty
+    if (i1._array.dtype == np.bool_ and any(d != unroll_dim for d in sumdim)
+            and i1.numel() and i2.numel() and i3.numel()):
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     product = (_lined_up(i1._array, expand1, total) * _lined_up(i2._array, expand2, total)
                * _lined_up(i3._array, expand3, total))
-    values = product.sum(axis=sumdim) if sumdim else product
+    # an integer sum keeps its dtype (numpy's would widen int32 to int64), wrapping as PyTorch's
+    values = product.sum(axis=sumdim, dtype=product.dtype) if sumdim else product
     out = result(np.ascontiguousarray(values), TrilinearBackward0, (i1, i2, i3),
                  expand1=expand1, expand2=expand2, expand3=expand3, sumdim=sumdim)
     node = out._grad_fn
@@ -60,6 +67,12 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
 
 def bilinear(input1, input2, weight, bias=None):
     """y = x1^T A x2 + b for each output unit (see the module docstring)."""
+    tensors = {"input1": input1, "input2": input2, "weight": weight}
+    if bias is not None:
+        tensors["bias"] = bias
+    if len({t.dtype for t in tensors.values()}) > 1:
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {cpp_type_name(t.dtype)}" for name, t in tensors.items()))
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
                            f"{input2.dim()}")
