@@ -766,3 +766,19 @@ def test_lost_history_before_the_shared_memory(torch, change):
 ])
 def test_bilinear_dtypes(torch, fn):
     assert_same(fn, torch)
+
+
+# the pieces of an inference tensor (chunk, split, unbind, ...) are no views either: an
+# in-place change outside inference mode checks the shapes, not the rules for multiple views
+# made without history (seed 305)
+@pytest.mark.parametrize("piece", [lambda t: t.chunk(3, -1)[0], lambda t: t.split(1, -1)[0],
+                                   lambda t: t.unbind(0)[0], lambda t: t.tensor_split(2, -1)[0],
+                                   lambda t: t.unsafe_chunk(2, -1)[0]])
+@pytest.mark.parametrize("other", [lambda x: x.double(), lambda x: x[:1].double(), lambda x: x[:1].detach()])
+def test_in_place_change_of_a_piece_of_an_inference_tensor(torch, piece, other):
+    def fn(L):
+        x = L.ones(3, requires_grad=True)
+        with L.inference_mode():
+            pooled = L.nn.functional.adaptive_avg_pool1d(x.reshape(1, -1), 2)
+        return piece(pooled).add_(other(x))
+    assert_same(fn, torch)
