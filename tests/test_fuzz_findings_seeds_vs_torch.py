@@ -782,3 +782,26 @@ def test_in_place_change_of_a_piece_of_an_inference_tensor(torch, piece, other):
             pooled = L.nn.functional.adaptive_avg_pool1d(x.reshape(1, -1), 2)
         return piece(pooled).add_(other(x))
     assert_same(fn, torch)
+
+
+# _trilinear (bilinear and its gradients) sums in PyTorch's steps: x1 times the weight summed
+# over x1's features, then times x2 summed over x2's, each rounded once (float16 added in
+# float32), so small float32 and float16 results agree to the bit; summing every dim gives a
+# 0-d tensor
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("which", range(4))
+def test_bilinear_rounds_as_pytorch(torch, dtype, which):
+    def fn(L):
+        rng = np.random.default_rng(3)
+        x1, x2, w = (L.tensor(rng.standard_normal(s)).to(getattr(L, dtype)).requires_grad_()
+                     for s in ((2, 3), (2, 4), (2, 3, 4)))
+        out = L.nn.functional.bilinear(x1, x2, w)
+        if which == 3:
+            return out
+        grad_out = L.linspace(-1, 1, 4, dtype=out.dtype).reshape(2, 2)
+        return L.autograd.grad(out, (x1, x2, w), grad_out)[which]
+    assert_same(fn, torch)
+
+
+def test_trilinear_over_every_dim_is_0d(torch):
+    assert_same(lambda L: L._trilinear(L.ones(2, 3), L.ones(2, 3), L.ones(2, 3), [], [], [], [0, 1], 0), torch)
