@@ -805,3 +805,34 @@ def test_bilinear_rounds_as_pytorch(torch, dtype, which):
 
 def test_trilinear_over_every_dim_is_0d(torch):
     assert_same(lambda L: L._trilinear(L.ones(2, 3), L.ones(2, 3), L.ones(2, 3), [], [], [], [0, 1], 0), torch)
+
+
+# an operation on inference tensors outside inference mode counts its kernel's in-place steps
+# (autograd/kernel_writes.py): signbit of a type without a sign fills its result with False
+# (seed 5143); _trilinear fills zeros, adds each slice of its unrolled dim and squeezes each
+# summed dim, so bilinear's count grows with its outputs
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32"])
+@pytest.mark.parametrize("shape", [(3,), (), (0,)])
+def test_signbit_of_inference_tensors(torch, dtype, shape):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            x = L.ones(shape, dtype=getattr(L, dtype))
+        seen.append(x.signbit()._version)
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: L.nn.functional.bilinear(x[:2].reshape(2, 1), x[:2].reshape(2, 1), x.reshape(3, 1, 1)),
+    lambda L, x: L.nn.functional.bilinear(x[:0].reshape(0, 1), x[:0].reshape(0, 1), x.reshape(3, 1, 1)),
+    lambda L, x: L.nn.functional.bilinear(x.reshape(1, 3), x.reshape(1, 3), x.reshape(1, 3, 1).expand(5, 3, 3)),
+    lambda L, x: L._trilinear(x, x, x, [], [], [], [0], 0),
+    lambda L, x: L._trilinear(x.reshape(3, 1), x.reshape(3, 1), x.reshape(3, 1), [], [], [], [0, 1], 1),
+])
+def test_versions_of_results_of_inference_tensors(torch, fn):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            x = L.tensor([-1.0, 0.0, 2.0])
+        seen.append(fn(L, x)._version)
+    assert seen[0] == seen[1]

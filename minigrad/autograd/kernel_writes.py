@@ -223,6 +223,12 @@ def _convolution(out, input, weight, bias, transposed):
     return 0 if bias is None else 1 if transposed else 2
 
 
+def _trilinear(out, i1, i2, i3, sumdim, slices):
+    """``_trilinear`` (bilinear): a result of zeros (``zero_``), each slice of the unrolled dim
+    added in place (none when an input has no elements), then ``squeeze_`` of each summed dim."""
+    return 1 + slices + len(sumdim)
+
+
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
     "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1,
@@ -242,6 +248,7 @@ KERNEL_WRITES = {
     "all": 1, "any": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
+    "signbit": lambda out, input: 1 if input._array.dtype.kind in "bu" else 0,  # (no sign: all False)
     # a result of one element, or resized values and indices: fill_/resize_ of the result
     "dot": 1, "vdot": 1, "mv": 1, "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
     "vector_norm": _vector_norm, "topk": _input_zero_dims, "cummax": 1, "cummin": 1, "kthvalue": 1,
@@ -253,7 +260,7 @@ KERNEL_WRITES = {
     # flips: a clone where nothing moves; rot90's transpose_
     "flip": _flip, "rot90": _rot90,
     # matrix products with an input added (copied in first), convolutions with a bias, bilinear
-    "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution, "trilinear": 7, "fold": 1,
+    "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution, "trilinear": _trilinear, "fold": 1,
     "unfold": 1,
     # zeros (zero_) or a value (fill_), then the values copied in
     "diag": 1, "diag_embed": 2, "constant_pad_nd": _constant_pad, "pdist": _unless_empty,

@@ -94,6 +94,7 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
         values = values.reshape(kept_shape)
     out = result(values, TrilinearBackward0, (i1, i2, i3),
                  expand1=expand1, expand2=expand2, expand3=expand3, sumdim=sumdim)
+    kernel_writes("trilinear", out, i1, i2, i3, sumdim=sumdim, slices=0 if empty else sizes[unroll_dim])
     node = out._grad_fn
     if node is not None:
         # each input's gradient needs the other two: an input is saved only when one of the
@@ -131,8 +132,7 @@ def bilinear(input1, input2, weight, bias=None):
     output_size = tuple(input1.shape[:-1]) + (weight.shape[0],)
     flat1 = input1.reshape(-1, input1.shape[-1])
     flat2 = input2.reshape(-1, input2.shape[-1])
-    output = kernel_writes("trilinear", _trilinear(flat1, weight, flat2, (1, 3), (0,), (1, 2), (2, 3)),
-                           flat1, weight, flat2).reshape(output_size)
+    output = _trilinear(flat1, weight, flat2, (1, 3), (0,), (1, 2), (2, 3)).reshape(output_size)
     if bias is not None:
         output = output + bias
     return output
