@@ -122,9 +122,12 @@ def _scatter_reduce(out, input, index, src, reduce, include_self):
 def _unique(out, input, inverse, counts, consecutive=False, dim=None):
     """``unique`` (flat) resizes each result it gives; ``unique_consecutive`` (flat) its inverse
     and counts, and its values and counts once more when some neighbours were equal (fewer
-    values than elements); along a dim, only the counts are resized."""
+    values than elements); along a dim, only the counts are resized. Of no elements, nothing
+    is written but an inverse shaped like an input of two or more dims."""
     if dim is not None:
         return (0,) + (0,) * inverse + (1,) * counts
+    if input._array.size == 0:      # returned at once: only an inverse of 2+ dims is resized
+        return (0,) + (1 if input._array.ndim > 1 else 0,) * inverse + (0,) * counts
     if not consecutive:
         return (1,) * (1 + inverse + counts)
     shrunk = 1 if out._array.size < input._array.size else 0     # (some neighbours were equal)
@@ -247,7 +250,7 @@ KERNEL_WRITES = {
     "isreal": 1, "isin": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1,
     "all": 1, "any": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
-    "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
+    "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1, "filled_like": 1,
     "signbit": lambda out, input: 1 if input._array.dtype.kind in "bu" else 0,  # (no sign: all False)
     # a result of one element, or resized values and indices: fill_/resize_ of the result
     "dot": 1, "vdot": 1, "mv": 1, "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
