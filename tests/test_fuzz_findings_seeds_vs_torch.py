@@ -862,3 +862,27 @@ def test_versions_of_answers_known_without_looking(torch, dtype, shape, fn):
             continue
         seen.append([t._version for t in (out if isinstance(out, tuple) else (out,))])
     assert seen[0] == seen[1]
+
+
+# ... and logical_and/or/xor (an empty result, then their out= variant), isin (returned at
+# once when there are no elements to look up), amin (no step for int64, PyTorch's own way)
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int32", "int64", "float32"])
+@pytest.mark.parametrize("shape", [(3,), (), (0,), (2, 3)])
+@pytest.mark.parametrize("fn", [
+    lambda L, x, y: x.logical_and(x), lambda L, x, y: L.logical_or(x, x), lambda L, x, y: x.logical_xor(x),
+    lambda L, x, y: x.logical_and(y.sum() > 0), lambda L, x, y: x.amin(), lambda L, x, y: x.amax(),
+    lambda L, x, y: L.amin(x, 0) if x.ndim else x.amin(0), lambda L, x, y: L.isin(x, y),
+    lambda L, x, y: L.isin(y, x), lambda L, x, y: L.isin(2, x), lambda L, x, y: L.isin(x, 2),
+])
+def test_versions_of_logical_isin_amin(torch, dtype, shape, fn):
+    seen = []
+    for L in (minigrad, torch):
+        with L.inference_mode():
+            x, y = L.ones(shape, dtype=getattr(L, dtype)), L.ones(3, dtype=getattr(L, dtype))
+        try:
+            out = fn(L, x, y)
+        except (RuntimeError, IndexError) as error:
+            seen.append(str(error).splitlines()[0])
+            continue
+        seen.append(out._version)
+    assert seen[0] == seen[1]

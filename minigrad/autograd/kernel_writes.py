@@ -232,9 +232,16 @@ def _trilinear(out, i1, i2, i3, sumdim, slices):
     return 1 + slices + len(sumdim)
 
 
+def _isin(out, *inputs, number_tested=False):
+    """``isin``: an empty result, then its out= variant, which returns at once when there are
+    no elements to look up, unless the test is a number (then it is ``eq``'s out= call)."""
+    return 1 if out._array.size or number_tested else 0
+
+
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
     "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1,
+    "amin": lambda out, input: 0 if input._array.dtype == "int64" else _unless_empty(out),  # (measured)
     "max_dim": _max_dim, "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
     # copy_ into new memory
     "to": 1, "clone": 1, "repeat": _repeat, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
@@ -247,8 +254,8 @@ KERNEL_WRITES = {
     "as_strided_copy": 1, "split_copy": 1, "unbind_copy": 1,
     # an empty result, then the function's own out= variant
     "deg2rad": 1, "rad2deg": 1, "frexp": 1, "nansum": 1, "logical_not": 1, "nan_to_num": 1,
-    "isreal": 1, "isin": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1,
-    "all": 1, "any": 1,
+    "isreal": 1, "isin": _isin, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1,
+    "all": 1, "any": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
     "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1, "filled_like": 1,
     "signbit": lambda out, input: 1 if input._array.dtype.kind in "bu" else 0,  # (no sign: all False)
