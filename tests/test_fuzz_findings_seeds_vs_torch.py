@@ -886,3 +886,18 @@ def test_versions_of_logical_isin_amin(torch, dtype, shape, fn):
             continue
         seen.append(out._version)
     assert seen[0] == seen[1]
+
+
+# searchsorted and bucketize of bool values in bool boundaries: PyTorch's kernel has no bool
+# version (it returns first when there are no values); other dtypes are searched as promoted
+# (seed 309)
+@pytest.mark.parametrize("fn", [
+    lambda L, b, s: L.searchsorted(s, b), lambda L, b, s: L.searchsorted(s, True),
+    lambda L, b, s: L.bucketize(b, s), lambda L, b, s: L.bucketize(True, s),
+    lambda L, b, s: L.searchsorted(s, b[:0]), lambda L, b, s: L.searchsorted(s[:0], b),
+    lambda L, b, s: L.searchsorted(L.tensor([1.0, 2.0]), b), lambda L, b, s: L.searchsorted(s, L.tensor([1.0])),
+    lambda L, b, s: L.searchsorted(s, 1), lambda L, b, s: L.searchsorted(s, b, sorter=L.tensor([0, 1])),
+    lambda L, b, s: L.searchsorted(s.reshape(2, 1), b),
+])
+def test_searchsorted_of_bools(torch, fn):
+    assert_same(lambda L: fn(L, L.tensor([True, False]), L.tensor([False, True])), torch)
