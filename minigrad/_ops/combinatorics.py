@@ -348,7 +348,8 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     tests = test_elements._array if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     found = np.isin(values, tests, assume_unique=assume_unique, invert=invert)
     inputs = [t for t in (elements, test_elements) if isinstance(t, Tensor)]
-    return kernel_writes("isin", plain_output(np.asarray(found), *inputs), *inputs)
+    return kernel_writes("isin", plain_output(np.asarray(found), *inputs), *inputs,
+                         number_tested=not isinstance(test_elements, Tensor))
 
 
 def unravel_index(indices, shape):

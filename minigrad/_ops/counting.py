@@ -394,6 +394,10 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
                                f"got boundary tensor {list(boundaries.shape)}and got sorter tensor "
                                f"{list(sorter._array.shape)}")
         sorter = sorter._array
+    # PyTorch's kernel (which returns at once for no values) has no version for bools, which
+    # is what bool boundaries and bool values (or a Python bool) are searched in
+    if values.size and boundaries.dtype == np.bool_ and values.dtype == np.bool_:
+        raise NotImplementedError('"searchsorted_out_cpu" not implemented for \'Bool\'')
     found = _search(boundaries, values, side, out_int32, sorter)
     return plain_output(np.asarray(found), sorted_sequence, *([] if scalar else [input]))
 

@@ -29,7 +29,7 @@ def _logical(name, ufunc, input, other):
     except ValueError:
         raise _broadcast_error(input, other) from None
     a, b = pytorch_steps_of(input, a), pytorch_steps_of(other, b)
-    return plain_output(laid_out_as_pytorch(out, a, b), input, other)
+    return kernel_writes(name, plain_output(laid_out_as_pytorch(out, a, b), input, other), input, other)
 
 
 def logical_and(input, other):

@@ -12,6 +12,7 @@ import numpy as np
 from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
+from ..autograd.kernel_writes import kernel_writes
 from . import plain_output, result
 from .pointwise import compare, div, like_its_input
 
@@ -26,7 +27,8 @@ def positive(input):
 def signbit(input):
     """True where the sign bit of ``input`` is set: negative numbers and -0.0. Never recorded."""
     array = input._array
-    return plain_output(like_its_input(np.asarray(np.signbit(array)), array), input)
+    out = plain_output(like_its_input(np.asarray(np.signbit(array)), array), input)
+    return kernel_writes("signbit", out, input)
 
 
 def true_divide(input, other):

@@ -35,6 +35,14 @@ def _all_false(array):
     return np.zeros(array.shape, dtype=bool)
 
 
+def _known_answer(answer, input):
+    """Integer and bool tensors hold only finite numbers, so PyTorch answers without looking:
+    a new bool tensor filled with ``answer`` (zeros_like/ones_like, an in-place fill that
+    counts a version for inference tensors: see autograd/kernel_writes.py)."""
+    fill = _all_false if not answer else (lambda array: np.ones(array.shape, dtype=bool))
+    return kernel_writes("filled_like", _answer(fill, input), input)
+
+
 def isnan(input):
     """True where ``input`` is nan (not a number). Never recorded."""
     return _answer(np.isnan if input._array.dtype.kind == "f" else _all_false, input)
@@ -42,24 +50,30 @@ def isnan(input):
 
 def isinf(input):
     """True where ``input`` is inf or -inf. Never recorded."""
-    return _answer(np.isinf if input._array.dtype.kind == "f" else _all_false, input)
+    if input._array.dtype.kind == "f":
+        return _answer(np.isinf, input)
+    return _known_answer(False, input)
 
 
 def isposinf(input):
     """True where ``input`` is inf (not -inf). Never recorded."""
-    return _answer(np.isposinf if input._array.dtype.kind == "f" else _all_false, input)
+    if input._array.dtype.kind == "f":
+        return _answer(np.isposinf, input)
+    return _known_answer(False, input)
 
 
 def isneginf(input):
     """True where ``input`` is -inf. Never recorded."""
-    return _answer(np.isneginf if input._array.dtype.kind == "f" else _all_false, input)
+    if input._array.dtype.kind == "f":
+        return _answer(np.isneginf, input)
+    return _known_answer(False, input)
 
 
 def isfinite(input):
     """True where ``input`` is an ordinary number (neither nan, inf nor -inf). Never recorded."""
     if input._array.dtype.kind == "f":
         return _answer(np.isfinite, input)
-    return _answer(lambda array: np.ones(array.shape, dtype=bool), input)
+    return _known_answer(True, input)
 
 
 # --- nan_to_num -------------------------------------------------------------------------------

@@ -415,7 +415,7 @@ def amin(input, dim=(), keepdim=False):
     values = row_major(np.asarray(input._array.min(axis=dims, keepdims=keepdim)))
     out = result(values, AminBackward0, (input,), dims=dims, keepdim=keepdim,
                  input_shape=input._array.shape, dim_as_given=dim)
-    return save_result(kernel_writes("amax", out, input), input)
+    return save_result(kernel_writes("amin", out, input), input)
 
 
 def _index_of_extreme(numpy_function, input, dim, keepdim):

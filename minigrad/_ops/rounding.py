@@ -11,6 +11,7 @@ import numpy as np
 from .._type_names import type_name
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
+from ..autograd.kernel_writes import kernel_writes
 from . import result
 from .._dtype import result_type, wrapped_to
 from .._python_arg_parser import invalid_combination
@@ -52,7 +53,8 @@ def _step(numpy_function, input, node_class):
     if array.dtype.kind in "biu":           # integers are already whole numbers
         if array.dtype.kind == "b":         # (PyTorch has no bool version of these kernels)
             raise kernel_not_implemented(f"{numpy_function.__name__}_vml_cpu", input)
-        return result(like_its_input(array.copy(), array), node_class, (input,))
+        # (PyTorch clones the input: a copy_ that counts a version for inference tensors)
+        return kernel_writes("clone", result(like_its_input(array.copy(), array), node_class, (input,)), input)
     return result(like_its_input(numpy_function(array), array), node_class, (input,))
 
 

@@ -775,8 +775,9 @@ def _pieces_of(input, arrays, node_class, **attributes):
         node = connect(pieces[0], node_class(), (input,))
         keep_settings(node, attributes)
         attach_outputs(node, pieces)
-    if _State.enabled:
-        # PyTorch's rules for several views made at once apply even without history
+    if _State.enabled and not input._is_inference:
+        # PyTorch's rules for several views made at once apply even without history (but not
+        # to the pieces of an inference tensor, which are no views: see _make_view)
         for piece in pieces:
             piece._multi_output_view = True
             piece._view_of_no_grad_view = False      # PyTorch: the newer rule (multiple views) wins

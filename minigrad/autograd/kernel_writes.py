@@ -122,9 +122,12 @@ def _scatter_reduce(out, input, index, src, reduce, include_self):
 def _unique(out, input, inverse, counts, consecutive=False, dim=None):
     """``unique`` (flat) resizes each result it gives; ``unique_consecutive`` (flat) its inverse
     and counts, and its values and counts once more when some neighbours were equal (fewer
-    values than elements); along a dim, only the counts are resized."""
+    values than elements); along a dim, only the counts are resized. Of no elements, nothing
+    is written but an inverse shaped like an input of two or more dims."""
     if dim is not None:
         return (0,) + (0,) * inverse + (1,) * counts
+    if input._array.size == 0:      # returned at once: only an inverse of 2+ dims is resized
+        return (0,) + (1 if input._array.ndim > 1 else 0,) * inverse + (0,) * counts
     if not consecutive:
         return (1,) * (1 + inverse + counts)
     shrunk = 1 if out._array.size < input._array.size else 0     # (some neighbours were equal)
@@ -223,9 +226,22 @@ def _convolution(out, input, weight, bias, transposed):
     return 0 if bias is None else 1 if transposed else 2
 
 
+def _trilinear(out, i1, i2, i3, sumdim, slices):
+    """``_trilinear`` (bilinear): a result of zeros (``zero_``), each slice of the unrolled dim
+    added in place (none when an input has no elements), then ``squeeze_`` of each summed dim."""
+    return 1 + slices + len(sumdim)
+
+
+def _isin(out, *inputs, number_tested=False):
+    """``isin``: an empty result, then its out= variant, which returns at once when there are
+    no elements to look up, unless the test is a number (then it is ``eq``'s out= call)."""
+    return 1 if out._array.size or number_tested else 0
+
+
 KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
     "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1,
+    "amin": lambda out, input: 0 if input._array.dtype == "int64" else _unless_empty(out),  # (measured)
     "max_dim": _max_dim, "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
     # copy_ into new memory
     "to": 1, "clone": 1, "repeat": _repeat, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
@@ -238,10 +254,11 @@ KERNEL_WRITES = {
     "as_strided_copy": 1, "split_copy": 1, "unbind_copy": 1,
     # an empty result, then the function's own out= variant
     "deg2rad": 1, "rad2deg": 1, "frexp": 1, "nansum": 1, "logical_not": 1, "nan_to_num": 1,
-    "isreal": 1, "isin": 1, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1,
-    "all": 1, "any": 1,
+    "isreal": 1, "isin": _isin, "hardtanh": 1, "renorm": 1, "bincount": 1, "mvlgamma": 1, "nonzero": 1,
+    "all": 1, "any": 1, "logical_and": 1, "logical_or": 1, "logical_xor": 1,
     # new memory filled (fill_, zero_), a clone (x ** 1)
-    "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1,
+    "new_zeros": 1, "new_ones": 1, "new_full": 1, "pow": _pow, "rpow": 1, "filled_like": 1,
+    "signbit": lambda out, input: 1 if input._array.dtype.kind in "bu" else 0,  # (no sign: all False)
     # a result of one element, or resized values and indices: fill_/resize_ of the result
     "dot": 1, "vdot": 1, "mv": 1, "cumsum": _scan, "cumprod": _scan, "logcumsumexp": _zero_dims,
     "vector_norm": _vector_norm, "topk": _input_zero_dims, "cummax": 1, "cummin": 1, "kthvalue": 1,
@@ -253,7 +270,7 @@ KERNEL_WRITES = {
     # flips: a clone where nothing moves; rot90's transpose_
     "flip": _flip, "rot90": _rot90,
     # matrix products with an input added (copied in first), convolutions with a bias, bilinear
-    "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution, "trilinear": 7, "fold": 1,
+    "addmm": _addmm, "addbmm": _addbmm, "convolution": _convolution, "trilinear": _trilinear, "fold": 1,
     "unfold": 1,
     # zeros (zero_) or a value (fill_), then the values copied in
     "diag": 1, "diag_embed": 2, "constant_pad_nd": _constant_pad, "pdist": _unless_empty,

@@ -12,6 +12,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from ..autograd.kernel_writes import kernel_writes
+from .._dtype import cpp_type_name
 
 
 def _lined_up(array, expand, total_dims):
@@ -37,16 +38,63 @@ class TrilinearBackward0(Node):
         return grad_i1, grad_i2, grad_i3
 
 
+def _sum_of_products(left, right, sum_dims):
+    """PyTorch's ``sumproduct_pair``: ``left * right`` summed over ``sum_dims`` (kept, size 1).
+    A dim that only one side spans is summed on that side first; the dims both span are then
+    contracted by a matrix product, whose result is rounded once (float16 adds in float32)."""
+    if not sum_dims:
+        return left * right
+    dtype = left.dtype
+    both = tuple(d for d in sum_dims if left.shape[d] != 1 and right.shape[d] != 1)
+    for d in sum_dims:
+        if left.shape[d] != 1 and right.shape[d] == 1:
+            left = _in_opmath(left).sum(axis=d, keepdims=True).astype(dtype, copy=False)
+        elif right.shape[d] != 1 and left.shape[d] == 1:
+            right = _in_opmath(right).sum(axis=d, keepdims=True).astype(dtype, copy=False)
+    product = _in_opmath(left) * _in_opmath(right)
+    return product.sum(axis=both, keepdims=True, dtype=product.dtype).astype(dtype, copy=False)
+
+
+def _in_opmath(array):
+    """float16 in float32, as PyTorch's matrix products and sums add it (other dtypes as they are)."""
+    return array.astype(np.float32) if array.dtype == np.float16 else array
+
+
 def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
     """PyTorch's ``torch._trilinear``: the three inputs lined up by their expand dims,
-    multiplied, and summed over ``sumdim``."""
+    multiplied, and summed over ``sumdim``, in PyTorch's steps (so that the sums round alike):
+    for each index k of ``unroll_dim``, i1 * i2 summed over the sum dims that i3 lacks, then
+    that times i3 summed over the rest, added into a result of zeros."""
     expand1, expand2, expand3, sumdim = (tuple(sorted(d)) for d in (expand1, expand2, expand3, sumdim))
     total = i1.dim() + len(expand1)
-    product = (_lined_up(i1._array, expand1, total) * _lined_up(i2._array, expand2, total)
-               * _lined_up(i3._array, expand3, total))
-    values = product.sum(axis=sumdim) if sumdim else product
-    out = result(np.ascontiguousarray(values), TrilinearBackward0, (i1, i2, i3),
+    # PyTorch sums every dim but the unrolled one with a batched matrix product (bmm), which
+    # has no bool version; it skips the products when an input is empty
+    empty = not (i1.numel() and i2.numel() and i3.numel())
+    if i1._array.dtype == np.bool_ and any(d != unroll_dim for d in sumdim) and not empty:
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+    a1, a2, a3 = (_lined_up(t._array, e, total) for t, e in ((i1, expand1), (i2, expand2), (i3, expand3)))
+    sizes = np.broadcast_shapes(a1.shape, a2.shape, a3.shape)
+    kept_shape = tuple(size for d, size in enumerate(sizes) if d not in sumdim)
+    dims_12 = tuple(d for d in sumdim if d != unroll_dim and d in expand3)
+    dims_23 = tuple(d for d in sumdim if d != unroll_dim and d not in expand3)
+    if empty:
+        values = np.zeros(kept_shape, dtype=a1.dtype)
+    elif unroll_dim not in sumdim:
+        # the slices k fill separate parts of the result: all of them at once (adding them to
+        # zeros turns -0.0 into 0.0, as there)
+        values = _sum_of_products(_sum_of_products(a1, a2, dims_12), a3, dims_23)
+        values = (values + np.zeros((), dtype=values.dtype)).reshape(kept_shape)
+    else:
+        # every slice k is added into the same result, one after another, each sum rounded
+        values = np.zeros([1 if d in sumdim else size for d, size in enumerate(sizes)], dtype=a1.dtype)
+        for k in range(sizes[unroll_dim]):
+            s1, s2, s3 = (np.take(a, [k if a.shape[unroll_dim] != 1 else 0], axis=unroll_dim)
+                          for a in (a1, a2, a3))
+            values = values + _sum_of_products(_sum_of_products(s1, s2, dims_12), s3, dims_23)
+        values = values.reshape(kept_shape)
+    out = result(values, TrilinearBackward0, (i1, i2, i3),
                  expand1=expand1, expand2=expand2, expand3=expand3, sumdim=sumdim)
+    kernel_writes("trilinear", out, i1, i2, i3, sumdim=sumdim, slices=0 if empty else sizes[unroll_dim])
     node = out._grad_fn
     if node is not None:
         # each input's gradient needs the other two: an input is saved only when one of the
@@ -60,6 +108,12 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
 
 def bilinear(input1, input2, weight, bias=None):
     """y = x1^T A x2 + b for each output unit (see the module docstring)."""
+    tensors = {"input1": input1, "input2": input2, "weight": weight}
+    if bias is not None:
+        tensors["bias"] = bias
+    if len({t.dtype for t in tensors.values()}) > 1:
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {cpp_type_name(t.dtype)}" for name, t in tensors.items()))
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
                            f"{input2.dim()}")
@@ -78,8 +132,7 @@ def bilinear(input1, input2, weight, bias=None):
     output_size = tuple(input1.shape[:-1]) + (weight.shape[0],)
     flat1 = input1.reshape(-1, input1.shape[-1])
     flat2 = input2.reshape(-1, input2.shape[-1])
-    output = kernel_writes("trilinear", _trilinear(flat1, weight, flat2, (1, 3), (0,), (1, 2), (2, 3)),
-                           flat1, weight, flat2).reshape(output_size)
+    output = _trilinear(flat1, weight, flat2, (1, 3), (0,), (1, 2), (2, 3)).reshape(output_size)
     if bias is not None:
         output = output + bias
     return output
