@@ -14,7 +14,7 @@ from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
+from ..autograd.graph import Node, FREED, _PLAIN_PAIR, _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
@@ -608,7 +608,9 @@ class MulBackward0(Node):
         # self is read only for other's gradient, other only for self's
         unread = None if need_self and need_other else 0 if need_self else 1
         saved = self._saved
-        if unread is None or type(saved) is tuple and saved[unread] is None:
+        if self._saved_versions is _PLAIN_PAIR and saved is not FREED:
+            a, b = saved                    # two plain values (x * 2.0): saved_tensors checks nothing
+        elif unread is None or type(saved) is tuple and saved[unread] is None:
             a, b = self.saved_tensors       # (the usual case, fast: nothing unread is held)
         else:
             a, b = self.saved_tensors_for((need_other, need_self))
