@@ -14,7 +14,7 @@ from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names
+from ..autograd.graph import Node, FREED, _PLAIN_PAIR, _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
@@ -187,10 +187,11 @@ def _binary(ufunc, a, b, saves=None):
     # the two usual cases are read here, without the call to _operand_arrays (every
     # operation of a graph of tiny tensors pays for each Python call)
     a_arr = a._array if isinstance(a, Tensor) else None
-    if a_arr is not None and isinstance(b, Tensor) and b._array.dtype is a_arr.dtype:
-        b_arr, dtype = b._array, a_arr.dtype            # two tensors of one dtype
-    elif a_arr is not None and b is _last_number[0] and a_arr.dtype is _last_number[1]:
-        b_arr, dtype = _last_number[2], a_arr.dtype     # a float tensor and the float used last
+    dtype = a_arr.dtype if a_arr is not None else None   # (asked of numpy once: each ask costs)
+    if dtype is not None and isinstance(b, Tensor) and b._array.dtype is dtype:
+        b_arr = b._array                                # two tensors of one dtype
+    elif dtype is not None and b is _last_number[0] and dtype is _last_number[1]:
+        b_arr = _last_number[2]                         # a float tensor and the float used last
     else:
         a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
@@ -640,7 +641,9 @@ class MulBackward0(Node):
         # self is read only for other's gradient, other only for self's
         unread = None if need_self and need_other else 0 if need_self else 1
         saved = self._saved
-        if unread is None or type(saved) is tuple and saved[unread] is None:
+        if self._saved_versions is _PLAIN_PAIR and saved is not FREED:
+            a, b = saved                    # two plain values (x * 2.0): saved_tensors checks nothing
+        elif unread is None or type(saved) is tuple and saved[unread] is None:
             a, b = self.saved_tensors       # (the usual case, fast: nothing unread is held)
         else:
             a, b = self.saved_tensors_for((need_other, need_self))

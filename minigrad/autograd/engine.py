@@ -26,7 +26,7 @@ from sys import getrefcount
 import numpy as np
 
 from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _NEVER_CHANGED
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
@@ -161,13 +161,14 @@ def topological_order(root_nodes):
                           else node._all_next_nodes):
             if next_node is None:
                 continue
-            if next_node._is_tensor:              # an edge that holds a leaf (graph.leaf_edge)
+            holds_leaf = next_node._is_tensor     # an edge that holds a leaf (graph.leaf_edge)
+            if holds_leaf:
                 if next_node._grad_accumulator is not None or next_node._backward_hooks is not None \
                         or shows_nodes:           # (a node alive, or needed: its hooks, or shown)
                     accumulator = accumulator_for_pass(next_node, shows_nodes)
                     if accumulator is not None:
                         leaf_nodes[next_node] = next_node = accumulator
-            if type(next_node) is AccumulateGrad or next_node._is_tensor:
+            if holds_leaf or type(next_node) is AccumulateGrad:    # (the leaf, or its node)
                 last_sender.pop(next_node, None)    # (moved to the end: the dict keeps them in
                 last_sender[next_node] = len(nodes)     # the order their last edges are met)
                 continue
@@ -392,7 +393,10 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             # the old memory's place: the same, since nobody else can see that memory, and
             # numpy is faster at it for tiny tensors
             current._array = total
-            current._version_counter[0] += 1
+            counter = current._versions         # (read without the property's call once it exists:
+            if counter is _NEVER_CHANGED:       # a leaf's gradient is summed here at every use)
+                counter = current._version_counter
+            counter[0] += 1
             return
         # a new sum, laid out as PyTorch's out-of-place add lays it out (like the first
         # gradient when the two disagree): AccumulateGrad may then have to copy it into the

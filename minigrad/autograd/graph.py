@@ -1122,14 +1122,15 @@ def attach(output, node, next_nodes, next_nrs):
     node._next_nrs = next_nrs
     node._saved = node._saved_versions = None   # save_for_backward, if the operation needs it, comes after
     array = output._array
-    if array.dtype.kind not in "fc":
+    dtype = array.dtype             # (float32 and float64 are known floating without asking numpy)
+    if dtype is not _FLOAT32 and dtype is not _FLOAT64 and dtype.kind not in "fc":
         if type(node).__name__ == "NotImplemented":
             return node     # PyTorch's fallback for operations without a formula: no history
         if not InPlace.running:                 # for an integer or bool output
-            refuse_dtype(array.dtype)
+            refuse_dtype(dtype)
     shape = array.shape             # (a new tuple each time numpy is asked)
     node._output_shape = _SMALL_SHAPES.get(shape, shape)
-    node._output_dtype = array.dtype
+    node._output_dtype = dtype
     node._sequence_nr = next(_sequence_numbers)
     output._grad_fn = node
     if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
@@ -1186,6 +1187,8 @@ _ZEROS = [(0,) * n for n in range(9)]
 # A long chain of tiny operations keeps one node per operation: the usual small tuples
 # a node stores are shared too, so that such a graph stays small in memory.
 _SMALL_SHAPES = {(): (), (1,): (1,)}
+# (numpy keeps one dtype object per built-in type: an `is` test answers for these two)
+_FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
 _USUAL_VERSIONS = {versions: versions for versions in itertools.chain.from_iterable(
     itertools.product((None, 0), repeat=n) for n in range(4))}
 
