@@ -1,9 +1,10 @@
 # minigrad course: the commands people type.
 #
 #   make lab       open the course in JupyterLab (notebooks/)
-#   make test      library tests, notebook tests (nbval) and the browser test, then
-#                  the notebook tests again on Python 3.10 and 3.13 (test-notebooks-matrix:
-#                  pyenv's interpreters, each in its own .venv-<version> without PyTorch)
+#   make test      library tests, notebook tests (nbval), the browser test and the
+#                  notebook tests again on Python 3.10 and 3.13 (test-notebooks-matrix:
+#                  pyenv's interpreters, each in its own .venv-<version> without PyTorch),
+#                  the last three while the library tests run
 #   make student   student version without solutions (build/student/)
 #   make site      the course as a static website (build/site/index.html)
 #   make dist      wheel and sdist, checked with twine (dist/)
@@ -36,7 +37,7 @@ export MINIGRAD_NOTEBOOK_DIR := $(abspath $(NOTEBOOKS))
 	student site dist set-repo bench fuzz figures clean
 
 help:
-	@sed -n '3,13p' Makefile | sed 's/^# \{0,3\}//'
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,3\}//'
 
 setup:
 	@bash tools/setup_env.sh lab
@@ -48,14 +49,11 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=$(NOTEBOOKS) \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root) $(LAB_ARGS)
 
-# All three suites run even when one fails; the exit status says if any did.
+# The library tests in the foreground; the other suites, which mostly wait (on a browser,
+# kernels, pip), meanwhile in the background, each printed whole when it ends
+# (tools/run_suites.sh). Every suite runs even when one fails; the exit status says if any did.
 test: setup-test
-	@failed=""; \
-	for suite in test-lib test-notebooks test-browser test-notebooks-matrix; do \
-		$(MAKE) --no-print-directory $$suite || failed="$$failed $$suite"; \
-	done; \
-	if [ -n "$$failed" ]; then echo; echo "make test: FAILED:$$failed"; exit 1; fi; \
-	echo; echo "make test: all suites passed"
+	@MAKE="$(MAKE)" bash tools/run_suites.sh test-lib -- test-notebooks test-browser test-notebooks-matrix
 
 # pytest exits with 5 when it collected nothing (e.g. no notebooks yet).
 define run_pytest
