@@ -20,18 +20,7 @@ import pytest
 
 import minigrad
 import minigrad.utils.checkpoint  # noqa: F401  (the import path learners use)
-
-
-def values(t):
-    return None if t is None else [round(v, 4) for v in t.reshape(-1).tolist()]
-
-
-def outcome(action):
-    """What ``action()`` returned, or its exception's class name and message."""
-    try:
-        return action()
-    except Exception as error:
-        return (type(error).__name__, str(error))
+from test_checkpoint import outcome, values       # (the same transcript helpers)
 
 
 def both(program):

@@ -10,7 +10,7 @@ Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on eve
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import checked_number, checked_scalar, cpp_type_name, result_type
+from .._dtype import checked_number, cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node, needs_grad
 from . import result
@@ -68,12 +68,6 @@ def _three_arrays(name, input, tensor1, tensor2, value, saves=None):
             raise _broadcast_error(input, tensor1) from None
         raise _broadcast_error(np.empty(first), tensor2) from None
     return arrays, dtype
-
-
-def _checked_value(value, dtype):
-    """addcmul's and addcdiv's ``value`` converted as PyTorch's checked conversion converts it
-    to the dtype its kernel computes in (float32 for float16: 1e39 is refused, 7e4 is not)."""
-    return checked_scalar(value, opmath_dtype(dtype)) if type(value) in (int, float) else value
 
 
 def _value_in(dtype, value):
@@ -169,7 +163,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     check_addcdiv_integers(input, tensor1, tensor2)
     (x, t1, t2), dtype = _three_arrays("addcdiv", input, tensor1, tensor2, value, ((2,), (2,), (1, 2)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = np.asarray(x + _value_in(t1.dtype, _checked_value(value, dtype)) * t1 / t2, dtype)
+        out = np.asarray(x + _value_in(t1.dtype, value) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)
     # (tensor1 is saved only for tensor2's gradient, as PyTorch saves it; tensor2 always)
     saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2)
@@ -318,8 +312,6 @@ def lerp(input, end, weight):
         except ValueError:
             raise _broadcast_error(input, end) from None
         raise _broadcast_error(both, weight) from None
-    if not weighted:                  # (after the shapes: PyTorch's checked conversion of weight)
-        _checked_value(weight, dtype)
     # (a number weight is kept in float32 for float16 tensors: see opmath_dtype)
     w = weight._array.astype(dtype, copy=False) if weighted else np.asarray(
         checked_number(weight, opmath_dtype(dtype)), opmath_dtype(dtype))     # (1e39: refused)
