@@ -126,11 +126,57 @@ LONG_FIRST = (
 )
 
 
+# Tests of results PyTorch takes from MKL's LAPACK and vector math (LU, LDL, Cholesky and SVD
+# of singular matrices, erf, sqrt) compared to the last bit. MKL picks its kernels by the CPU
+# it runs on, and minigrad follows those it takes on AMD's processors; Intel's with AVX-512
+# get others, whose order of operations is not known (README: "the bits may change with the
+# CPU"). Where a probe shows that this machine's MKL takes other kernels, these tests still
+# run and report, but as expected failures; everywhere else they must pass.
+CPU_DEPENDENT_KERNELS = (
+    "test_linalg_bits_vs_torch.py::",
+    "test_linalg_more_vs_torch.py::test_ldl_factor_ex_and_solve_bit_for_bit",
+    "test_linalg_more_vs_torch.py::test_ldl_factor_with_nan_pivots_as_torch",
+    "test_linalg_more_vs_torch.py::test_cond_nuc_of_singular_matrices_as_torch",
+    "test_int_history_vs_torch.py::test_det_gradient_at_singular_matrix",
+    "test_int_history_vs_torch.py::test_det_gradient_of_a_batch_of_singular_matrices",
+    "test_int_history_vs_torch.py::test_det_gradient_of_singular_integer_matrices",
+    "test_linalg_vs_torch.py::test_results_print_as_torch[cholesky_",
+    "test_linalg_edges_vs_torch.py::test_det_gradient_of_singular_matrices_bit_for_bit",
+    "test_linalg_edges_vs_torch.py::test_det_forward_mode_at_singular_matrices",
+    "test_rare_findings_vs_torch.py::test_slogdet_of_singular_matrices",
+    "test_vmap_whole_batch_more_vs_torch.py::test_cond_nuc_of_a_singular_matrix_is_torchs",
+    "test_distributions_gamma_vs_torch.py::test_lkj_cholesky_and_wishart_as_torch",
+    "test_distributions_vs_torch.py::test_values_samples_graph_and_gradients_as_torch[MultivariateNormal-",
+    "test_optim_more_vs_torch.py::test_steps_match_torch_bit_for_bit[Adadelta-",
+    "test_quiet_numpy_vs_torch.py::test_values_at_the_edges_are_torchs[gelu]",
+)
+
+
+def mkl_takes_the_followed_kernels():
+    """True when PyTorch's LU of a fixed 20 x 20 float64 matrix has minigrad's bits (MKL's
+    kernels are the ones minigrad follows); None without PyTorch."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    matrix = np.random.default_rng(20).standard_normal((20, 20))
+    theirs = torch.linalg.lu_factor(torch.from_numpy(matrix.copy())).LU.numpy()
+    ours = minigrad.linalg.lu_factor(minigrad.from_numpy(matrix.copy())).LU.numpy()
+    return bool(np.array_equal(theirs.view(np.int64), ours.view(np.int64)))
+
+
 def pytest_collection_modifyitems(items):
-    """The long tests (``LONG_FIRST``) to the front, in that order; the rest keep theirs."""
+    """The long tests (``LONG_FIRST``) to the front, in that order; the rest keep theirs. On a
+    machine whose MKL takes other kernels, ``CPU_DEPENDENT_KERNELS`` are expected failures."""
     def rank(item):
         return next((i for i, start in enumerate(LONG_FIRST) if start in item.nodeid), len(LONG_FIRST))
     items.sort(key=rank)
+    dependent = [item for item in items if any(start in item.nodeid for start in CPU_DEPENDENT_KERNELS)]
+    if dependent and mkl_takes_the_followed_kernels() is False:
+        mark = pytest.mark.xfail(strict=False, reason="this CPU's MKL takes other kernels than the "
+                                 "ones minigrad follows (tests/conftest.py: CPU_DEPENDENT_KERNELS)")
+        for item in dependent:
+            item.add_marker(mark)
 
 
 def pytest_collection_finish(session):
