@@ -552,3 +552,21 @@ def test_loss_modules_old_flags_as_torch(module, flags):
             loss = getattr(L.nn, module)(**flags)
         seen.append((loss.reduction, [(w.category, str(w.message)) for w in caught]))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name, settings", [("elu", {}), ("elu", {"alpha": 0.3}), ("celu", {"alpha": 0.5}),
+                                            ("selu", {})])
+@pytest.mark.parametrize("n", [1, 15, 17, 33, 100003])
+def test_float32_elu_family_gradients_to_the_bit(name, settings, n):
+    """elu's gradient below 0 takes e ** (x * input_scale) from SLEEF on whole vectors of 16
+    numbers and from the C library on the rest, as PyTorch's AVX2 kernel (NaN, -0.0, -inf too)."""
+    torch = import_torch()
+    x = (np.random.default_rng(n).standard_normal(n) * 3).astype(np.float32)
+    if n > 400:
+        x[[5, 100, 200, 300, 301]] = [np.nan, -0.0, -200.0, -np.inf, np.inf]
+    grads = []
+    for lib in (torch, minigrad):
+        leaf = lib.from_numpy(x.copy()).requires_grad_()
+        getattr(lib.nn.functional, name)(leaf, **settings).sum().backward()
+        grads.append(leaf.grad.numpy().view(np.int32))
+    assert np.array_equal(grads[0], grads[1])

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._type_names import type_name
 from .._dtype import checked_number
+from .. import _c_library_expf, _sleef_mathfun, _vectorized_loop
 from ..autograd.graph import Node
 from .._ops import result, save_result
 from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype, _expm1_array
@@ -90,6 +91,14 @@ def elu_backward(grad, x, alpha=1.0, scale=1, input_scale=1, is_result=False):
         # grad * input_scale * (alpha * scale) * e ** (x * input_scale); grad * scale above 0
         if is_result:
             below = g * input_scale * (a + negative_coefficient)
+        elif x._array.dtype == np.float32:
+            # PyTorch's kernel takes e ** (x * input_scale) from SLEEF on whole vectors and
+            # from the C library on the numbers left over (see _vectorized_loop), whose last
+            # bits numpy's exp does not always give
+            def slopes(exp):
+                return lambda a_part, g_part: g_part * input_scale * negative_coefficient * exp(a_part * input_scale)
+            below = _vectorized_loop.elementwise_pair(a, g, slopes(_sleef_mathfun.exp),
+                                                      slopes(_c_library_expf.expf), lanes=8)
         else:
             below = g * input_scale * negative_coefficient * np.exp(np.minimum(a, 0) * input_scale)
         values = np.where(a <= 0, below, g * scale)
