@@ -1303,12 +1303,28 @@ _log1p_array = with_new_nans(
 _expm1_array = keeping_nan_inputs(_as_pytorch(_sleef_float_pairs.expm1, _sleef_double_pairs.expm1, np.expm1))
 _exp_array = keeping_nan_inputs(np.exp)
 _tanh_array = keeping_nan_inputs(np.tanh)
-# (float32 only: PyTorch's float64 sinh and cosh of a NaN give one with every bit set, and so
-# does its float32 AVX2 vector loop (16 numbers and more): not followed)
-_sinh_array = keeping_nan_inputs(_in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh),
-                                 itemsizes=(4,))
-_cosh_array = keeping_nan_inputs(_in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh),
-                                 itemsizes=(4,))
+def with_all_ones_nans_in_vectors(function):
+    """``function`` whose NaN inputs come back, in the whole vectors of PyTorch's loop (16
+    float32 or 8 float64 numbers a step, see nans_by_loop), as a NaN with every bit set, as
+    SLEEF's vector sinh and cosh give them; the numbers left over keep ``function``'s NaN."""
+    def elementwise(array):
+        out = function(array)
+        if array.dtype.kind == "f" and array.itemsize in (4, 8):
+            nans = np.isnan(array)
+            if nans.any():
+                in_vectors = nans_by_loop(array, 1, 0).astype(bool)
+                out = with_bits(out, nans & in_vectors, ALL_ONES_NAN[array.itemsize])
+        return out
+    elementwise.__name__ = function.__name__
+    return elementwise
+
+
+# (a NaN input keeps its bits where PyTorch's loop takes one number at a time, and has every
+# bit set in its whole vectors)
+_sinh_array = with_all_ones_nans_in_vectors(keeping_nan_inputs(
+    _in_vectors_as_pytorch(_sleef_float_pairs.sinh, _sleef_double_pairs.sinh, np.sinh)))
+_cosh_array = with_all_ones_nans_in_vectors(keeping_nan_inputs(
+    _in_vectors_as_pytorch(_sleef_float_pairs.cosh, _sleef_double_pairs.cosh, np.cosh)))
 
 
 class ExpBackward0(Node):
