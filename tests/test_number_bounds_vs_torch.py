@@ -150,7 +150,7 @@ NAN_PAYLOADS = {"float32": ("int32", [0x7FC00123, 0x7F800001, -0x003FFEDD]),
 
 @pytest.mark.parametrize("dtype", sorted(NAN_PAYLOADS))
 @pytest.mark.parametrize("name", ["exp", "exp_", "expm1", "log", "log_", "log1p", "sin", "sin_",
-                                  "cos", "tanh", "tanh_", "sinh", "cosh", "logit", "sqrt", "abs",
+                                  "cos", "tanh", "tanh_", "sinh", "cosh", "atanh", "logit", "sqrt", "abs",
                                   "neg", "relu"])
 @pytest.mark.parametrize("size", [1, 8, 20, 33])
 def test_nan_payloads_pass_through_as_in_pytorch(dtype, name, size):

@@ -20,8 +20,8 @@ from ..autograd.graph import Node
 from . import result
 from .._tensor import _wrap
 from .pointwise import (_cosh_array, _float_ufunc, _sinh_array, add_number, mul_by_number, rsqrt,
-                        sub, sub_number, with_new_nans, nans_by_loop, ALL_ONES_NAN, NEGATIVE_NAN,
-                        POSITIVE_NAN, _UNSIGNED)
+                        sub, sub_number, with_new_nans, nans_by_loop, with_all_ones_nans_in_vectors,
+                        ALL_ONES_NAN, NEGATIVE_NAN, POSITIVE_NAN, _UNSIGNED)
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -48,7 +48,10 @@ def _atanh_nans(array):
     return np.where(nans_by_loop(array, 1, 0) == 1, vector, NEGATIVE_NAN[size])
 
 
-_atanh_array = with_new_nans(np.arctanh, _atanh_nans)
+# (a NaN input: every bit set in the whole vectors of PyTorch's loop, its own bits in the rest)
+_atanh_array = with_all_ones_nans_in_vectors(with_new_nans(np.arctanh, _atanh_nans))
+
+
 _arcsin = with_new_nans(np.arcsin, _asin_nans)
 _arccos = with_new_nans(np.arccos, lambda array: NEGATIVE_NAN[array.itemsize])
 
