@@ -151,7 +151,12 @@ def _bindings(module):
 
 
 def _run(module, line):
-    names = _bindings(module)
+    return run_line(line, _bindings(module))
+
+
+def run_line(line, names):
+    """The value of ``line`` (an expression, or statements that set ``r``) run with ``names``,
+    warnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if ";" in line:

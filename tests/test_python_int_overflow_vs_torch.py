@@ -9,12 +9,12 @@ UInt64"), and a checked conversion (``fill_``, an integer power) refuses what th
 Each case runs once with PyTorch and once with minigrad; the outcomes of all operators for one
 tensor and one number are compared together.
 """
-import warnings
 
 import pytest
 
 import minigrad
 from conftest import assert_same_values, import_torch, outcome_of
+from test_operator_misuse_vs_torch import run_line
 
 torch = import_torch()
 
@@ -56,12 +56,7 @@ def _lines():
 
 def _run(module, tensor, number, line):
     names = {"torch": module, "t": eval(tensor, {"torch": module}), "v": eval(number)}  # noqa: S307
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if ";" in line:
-            exec(line, names)             # noqa: S102  (the case's own statement)
-            return names["r"]
-        return eval(line, names)          # noqa: S307
+    return run_line(line, names)
 
 
 @pytest.mark.parametrize("number", NUMBERS)
