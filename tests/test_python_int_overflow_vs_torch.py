@@ -55,7 +55,7 @@ def _lines():
 
 
 def _run(module, tensor, number, line):
-    names = {"torch": module, "t": eval(tensor, {"torch": module}), "v": eval(number)}  # noqa: S307
+    names = {"torch": module, "t": eval(tensor, {"torch": module}), "v": eval(number, {"torch": module})}  # noqa: S307
     return run_line(line, names)
 
 
@@ -106,3 +106,18 @@ CHECKED_CALLS = [
 @pytest.mark.parametrize("tensor", CHECKED_TENSORS)
 def test_numbers_a_dtype_cannot_hold_are_refused_as_torch_does(tensor, number):
     assert _differences(CHECKED_TENSORS[tensor], number, CHECKED_CALLS) == []
+
+
+# a 0-d tensor of a wider type next to a tensor: PyTorch converts it to the result's dtype first
+# (an int8 tensor and tensor(1000): 1000 wraps to -24), in arithmetic, comparisons and clamp
+WIDER_ZERO_DIM = ["torch.tensor(1000)", "torch.tensor(-1000)", "torch.tensor(2**40 + 7)", "torch.tensor(1.0001, dtype=torch.float64)"]
+WIDER_CALLS = ["torch.add(t, v)", "torch.mul(t, v)", "torch.floor_divide(t, v)", "torch.remainder(t, v)",
+               "torch.fmod(t, v)", "torch.maximum(t, v)", "torch.minimum(t, v)", "t < v", "v >= t", "t == v",
+               "t.clamp(min=v)", "t.clamp(max=v)", "torch.bitwise_and(t, v) if not t.is_floating_point() else t"]
+
+
+@pytest.mark.parametrize("number", WIDER_ZERO_DIM)
+@pytest.mark.parametrize("tensor", ["i8", "u8", "i16", "i32", "f16", "f32"])
+def test_a_wider_zero_dim_tensor_is_converted_first_as_torch_does(tensor, number):
+    tensors = dict(TENSORS, **{k: v for k, v in CHECKED_TENSORS.items() if k not in TENSORS})
+    assert _differences(tensors[tensor], number, WIDER_CALLS) == []

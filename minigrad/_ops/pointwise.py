@@ -58,12 +58,15 @@ def _operand_arrays(a, b):
             b_arr = wrapped_to(b_arr, dtype)
         if type(a_arr) is int:                   # (2**63 - x)
             a_arr = wrapped_to(a_arr, dtype)
+        # PyTorch converts a wider 0-d tensor to the result's type first (int8 tensor and
+        # tensor(1000): 1000 wraps to -24), where numpy would compute in the wider type
+        a_arr, b_arr = _converted(a_arr, dtype), _converted(b_arr, dtype)
     return a_arr, b_arr, dtype
 
 
 def _converted(operand, dtype):
-    """An operand of a float operation in the result's ``dtype`` (numbers of a float operand's
-    dtype stay numbers: numpy already computes them in that dtype)."""
+    """An operand of a float or integer operation in the result's ``dtype`` (numbers of a float
+    operand's dtype stay numbers: numpy already computes them in that dtype)."""
     if isinstance(operand, (np.ndarray, np.generic)):
         return operand if operand.dtype == dtype else operand.astype(dtype)
     if isinstance(operand, (int, float)) and not isinstance(operand, bool):
@@ -2259,6 +2262,11 @@ def compare(ufunc, input, other):
         # compares with 1), where numpy compares with the number itself
         if result_type(input, other).kind in "iu":
             b_arr = wrapped_to(other, result_type(input, other))
+    if isinstance(other, Tensor) and b_arr.dtype != a_arr.dtype:
+        # PyTorch compares in the two tensors' common dtype, a 0-d one converted to it first
+        # (int8 tensor < tensor(1000) compares with -24; float16 == float64 tensor(1.0001) with 1.0)
+        common = result_type(input, other)
+        a_arr, b_arr = _converted(a_arr, common), _converted(b_arr, common)
     try:
         out = np.asarray(ufunc(a_arr, b_arr))
     except ValueError:
