@@ -457,11 +457,6 @@ def linspace(start, end, steps=None, dtype=None, device=None, requires_grad=Fals
     return _leaf(evenly_spaced(start, end, steps, numpy_dtype), requires_grad)
 
 
-# the C++ type names in PyTorch's "value cannot be converted" message
-_CPP_CONVERSION_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
-                         "int64": "int64_t"}
-
-
 def evenly_spaced(start, end, steps, dtype):
     """``steps`` values from start to end, computed as PyTorch's linspace does, to the last bit:
     the first half as start + step * i, the second half as end - step * (steps - 1 - i) (so
@@ -475,7 +470,7 @@ def evenly_spaced(start, end, steps, dtype):
     i = np.arange(steps)
     first_half = i < max(steps // 2, 1)          # (a single value is start)
     if dtype.kind in "iu":
-        name = _CPP_CONVERSION_NAMES[dtype.name]
+        name = _dtype.CHECKED_CONVERSION_NAMES[dtype.name]
         start, end = (float(int(_as_integers(value, dtype, name, unpacked=False))) for value in (start, end))
         dtype_of_steps = np.dtype(np.float64)
     else:
@@ -790,7 +785,7 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
             exponents = np.array([start], dtype=np.float64)
         else:
             if numpy_dtype.kind in "iu":     # (checked as PyTorch converts a number to the dtype)
-                name = _CPP_CONVERSION_NAMES[numpy_dtype.name]
+                name = _dtype.CHECKED_CONVERSION_NAMES[numpy_dtype.name]
                 start, end = (int(_as_integers(value, numpy_dtype, name, unpacked=False))
                               for value in (start, end))
             first, last = np.asarray(start).astype(numpy_dtype), np.asarray(end).astype(numpy_dtype)

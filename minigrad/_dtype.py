@@ -134,8 +134,9 @@ _UINT64 = np.dtype(np.uint64)
 
 
 def check_python_int(number):
-    """PyTorch's OverflowError for a Python int that no C++ 64-bit integer holds (``x * 2**64``)."""
-    if not -2**63 <= number < 2**64:
+    """PyTorch's OverflowError for a Python int that no C++ 64-bit integer holds (``x * 2**64``);
+    anything else passes."""
+    if type(number) is int and not -2**63 <= number < 2**64:
         raise OverflowError("int too big to convert" if number > 0 else
                             "can't convert negative int to unsigned")
 

@@ -1004,8 +1004,7 @@ def fill_(self, value):
                                f"{value.ndim} dimensions.")
         check_inplace(self, others=(value,))   # from a tensor (not a number) it is a copy: it
         return _fill(self, value.item(), FillBackward3, value)    # refuses memory seen twice
-    if type(value) is int:
-        check_python_int(value)                 # (x.fill_(2**64): PyTorch's OverflowError)
+    check_python_int(value)                     # (x.fill_(2**64): PyTorch's OverflowError)
     value = checked_scalar(value, self._array.dtype)    # (PyTorch's checked conversion)
     return _fill(self, value, FillBackward2)
 

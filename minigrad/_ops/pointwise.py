@@ -507,8 +507,7 @@ def bool_subtraction_error(input, other):
     """PyTorch refuses ``-`` with bools: True - False is no number a mask should become (after
     its parser refused an int past 64 bits: raised here)."""
     for value in (input, other):
-        if type(value) is int:
-            _dtype.check_python_int(value)
+        _dtype.check_python_int(value)
     if is_bool(input) and is_bool(other):
         return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                             "Use the `^` or `logical_xor()` operator instead.")

@@ -165,8 +165,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     for bound in (min_val, max_val):           # (read as C++ 64-bit ints: 2**64 is refused)
-        if type(bound) is int:
-            _dtype.check_python_int(bound)
+        _dtype.check_python_int(bound)
     return _hardtanh_call(input, min_val, max_val, inplace)
 
 
@@ -209,8 +208,7 @@ def _threshold(input, threshold, value, node_class):
 def threshold(input, threshold, value, inplace=False):
     """x where x > threshold, else value. Gradient: grad where x > threshold, else 0."""
     for number in (threshold, value):          # (read as C++ 64-bit ints: 2**64 is refused)
-        if type(number) is int:
-            _dtype.check_python_int(number)
+        _dtype.check_python_int(number)
     if inplace:
         # PyTorch's threshold_ kernel is the one in-place activation that skips the check for
         # memory seen twice: an expanded tensor is written (each copy gets the same new value)
