@@ -32,7 +32,8 @@ from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
-from .lu_blocked import lu_in_panels, SIZES as lu_in_panels_sizes
+from .lu_blocked import lu_in_panels, fma_in_dtype, SIZES as lu_in_panels_sizes
+from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum
 
 
@@ -181,7 +182,7 @@ def lu_factor(array):
     the column below the pivot is scaled by the reciprocal of the pivot (one rounding more
     than a division), except in a square matrix of at most 4 x 4, whose step with a single
     number below the pivot divides; then the rank-1 update of the rest, one column at a
-    time. This gives MKL's factors to the bit up to 16 x 16; MKL works in panels beyond, whose
+    time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's factors to the bit up to 16 x 16; MKL works in panels beyond, whose
     order lu_blocked follows for float64 matrices of most sizes up to 64 x 64."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
@@ -215,7 +216,11 @@ def lu_factor(array):
             column = lu[:, k + 1:, k]
             scaled = column * (one / np.where(zero, one, pivot))[:, None]
             lu[:, k + 1:, k] = np.where(divide[:, None], column / np.where(zero, one, pivot)[:, None], scaled)
-            lu[:, k + 1:, k + 1:] -= lu[:, k + 1:, k:k + 1] * lu[:, k:k + 1, k + 1:]
+            below, right = lu[:, k + 1:, k:k + 1], lu[:, k:k + 1, k + 1:]
+            if MKL_FUSES_MULTIPLY_ADDS:     # (Intel's processors: see mkl_kernels)
+                lu[:, k + 1:, k + 1:] = fma_in_dtype(-below, right, lu[:, k + 1:, k + 1:])
+            else:
+                lu[:, k + 1:, k + 1:] -= below * right
     return lu.reshape(array.shape), pivots.reshape(batch + (steps,)), info.reshape(batch)
 
 

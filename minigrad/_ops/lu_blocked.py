@@ -202,8 +202,10 @@ def fma(a, b, c):
     toward = np.nextafter(rest, np.where(lost > 0, np.inf, -np.inf))
     rest = np.where((lost != 0) & even, toward, rest)
     out = high + rest
-    # (where the emulation overflows or meets inf/nan, the plain expression gives the answer)
-    return np.where(np.isfinite(out) & np.isfinite(product), out, product + c)
+    # (where the emulation overflows or meets inf/nan, the plain expression gives the answer;
+    # so does it where the answer is 0, whose sign the error terms lose: -0 only from -0 + -0)
+    plain = np.isfinite(out) & np.isfinite(product) & (out != 0)
+    return np.where(plain, out, product + c)
 
 
 def _split(a):
@@ -218,3 +220,19 @@ def _two_sum(a, b):
     total = a + b
     b_part = total - a
     return total, (a - (total - b_part)) + (b - b_part)
+
+
+def fma_in_dtype(a, b, c):
+    """a * b + c rounded once to the dtype of float32 or float64 arrays (the CPU's fused
+    multiply-add in that precision). float32: the product of two float32 is exact in float64;
+    its sum with c is rounded to odd there (exact sum and error, as in fma) so that the one
+    rounding to float32 after it is the only one that counts."""
+    if a.dtype != np.float32:
+        return fma(a, b, c)
+    wide = np.float64
+    product = a.astype(wide) * b.astype(wide)
+    high, lost = _two_sum(np.asarray(c, wide), product)
+    even = (high.view(np.int64) & 1) == 0
+    toward = np.nextafter(high, np.where(lost > 0, np.inf, -np.inf))
+    inexact = (lost != 0) & even & np.isfinite(high)
+    return np.where(inexact, toward, high).astype(np.float32)

@@ -16,6 +16,13 @@ order, found by comparing their results with PyTorch's on many random matrices:
   reciprocal of the pivot), L^T from the bottom (terms summed from the right), then the row
   swaps undone, the last first.
 
+On Intel's processors MKL runs other kernels (see mkl_kernels), which fuse each multiply
+and add: a row's single known term is subtracted in one rounding, and longer sums start
+with the second term rounded plus the first exactly, then each term added exactly (for L^T
+the terms are taken from the left); their 3 x 3 kernel solves the columns two at a time and
+divides by U's pivots in a column left without a partner; from 8 x 8 on, each subtraction
+by columns is fused.
+
 These give MKL's bits with MKL's factors (see decompositions.lu_factor): for any right-hand
 side up to 8 x 8, and for a single column up to 32 x 32 (up to 4 x 4 for the transposed
 solve; MKL blocks a single column's solve from 33 x 33 on); others agree to rounding (MKL's kernels for the transposed solve from 5 x 5 on add
@@ -24,6 +31,9 @@ among its threads, so its bits depend on torch.get_num_threads(): one order cann
 them on every machine).
 """
 import numpy as np
+
+from .lu_blocked import fma_in_dtype
+from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 
 
 def lu_solve_like_pytorch(lu, pivots, b, transposed=False):
@@ -37,11 +47,10 @@ def lu_solve_like_pytorch(lu, pivots, b, transposed=False):
     pivots = pivots.reshape((-1, n)) - 1
     x = np.array(b, dtype=lu.dtype, copy=True).reshape((lu.shape[0], n, -1))
     every = np.arange(lu.shape[0])
-    one = lu.dtype.type(1)
     with np.errstate(all="ignore"):
         if transposed:
-            _solve_rows(x, lu.swapaxes(-1, -2), downward=True, reciprocal=one)   # U^T
-            _solve_rows(x, lu.swapaxes(-1, -2), downward=False, unit=True)      # L^T
+            _solve_rows_with_pivots(x, lu.swapaxes(-1, -2), downward=True)        # U^T
+            _solve_rows(x, lu.swapaxes(-1, -2), downward=False, unit=True, fused_from_the_left=True)  # L^T
             for k in reversed(range(n)):
                 _swap_rows(x, every, k, pivots[:, k])
         else:
@@ -52,7 +61,7 @@ def lu_solve_like_pytorch(lu, pivots, b, transposed=False):
                 _solve_upper_by_columns(x, lu)                                  # U
             else:
                 _solve_rows(x, lu, downward=True, unit=True)                    # L
-                _solve_rows(x, lu, downward=False, reciprocal=one)               # U
+                _solve_rows_with_pivots(x, lu, downward=False)                   # U
     return x.reshape(batch + x.shape[-2:])
 
 
@@ -62,35 +71,76 @@ def _swap_rows(x, every, k, rows):
     x[every, rows] = row_k
 
 
-def _solve_rows(x, M, downward, unit=False, reciprocal=None):
+def _solve_rows_with_pivots(x, M, downward):
+    """_solve_rows for U or U^T: each row times the reciprocal of its pivot, except in MKL's
+    fused 3 x 3 kernel (Intel's processors), which solves the columns two at a time and
+    divides by the pivots in a column left without a partner."""
+    one = M.dtype.type(1)
+    if MKL_FUSES_MULTIPLY_ADDS and M.shape[-1] == 3 and x.shape[-1] % 2 == 1:
+        _solve_rows(x[..., :-1], M, downward, reciprocal=one)
+        _solve_rows(x[..., -1:], M, downward, divide=True)
+    else:
+        _solve_rows(x, M, downward, reciprocal=one)
+
+
+def _solve_rows(x, M, downward, unit=False, reciprocal=None, divide=False, fused_from_the_left=False):
     """One triangular solve, row by row (from the top when ``downward``, else from the
     bottom): the row's known terms added up starting from the far end (from the left below
     the diagonal, from the right above it), subtracted from the row at once, then (``unit``
-    False) times 1/pivot."""
+    False) times 1/pivot, or divided by the pivot (``divide``).
+
+    With fused multiply-adds (Intel's processors, see mkl_kernels) the sum of the negated
+    terms starts as the second term rounded plus the first term exactly, and each later term
+    is added exactly (one rounding per term), then the sum is added to the row; a single
+    known term is subtracted from the row exactly. MKL's
+    fused kernel for L^T takes the terms from the left (``fused_from_the_left``)."""
     n = M.shape[-1]
     for i in (range(n) if downward else reversed(range(n))):
-        known = range(i) if downward else range(n - 1, i, -1)
-        total = None
-        for k in known:
-            term = M[:, i, k, None] * x[:, k]
-            total = term if total is None else total + term
-        if total is not None:
+        known = list(range(i) if downward else range(n - 1, i, -1))
+        if MKL_FUSES_MULTIPLY_ADDS and fused_from_the_left:
+            known.sort()
+        if MKL_FUSES_MULTIPLY_ADDS and len(known) == 1:
+            k = known[0]
+            x[:, i] = fma_in_dtype(-M[:, i, k, None], x[:, k], x[:, i])
+        elif MKL_FUSES_MULTIPLY_ADDS and known:
+            # (the terms are added up negated, then added to the row: the same numbers as
+            # subtracting their sum, but where they add up to 0 its sign is MKL's)
+            first, second, rest = known[0], known[1], known[2:]
+            total = fma_in_dtype(-M[:, i, first, None], x[:, first], -(M[:, i, second, None] * x[:, second]))
+            for k in rest:
+                total = fma_in_dtype(-M[:, i, k, None], x[:, k], total)
+            x[:, i] = x[:, i] + total
+        elif known:
+            total = M[:, i, known[0], None] * x[:, known[0]]
+            for k in known[1:]:
+                total = total + M[:, i, k, None] * x[:, k]
             x[:, i] = x[:, i] - total
-        if not unit:
+        if divide:
+            x[:, i] = x[:, i] / M[:, i, i, None]
+        elif not unit:
             x[:, i] = x[:, i] * (reciprocal / M[:, i, i, None])
 
 
 def _solve_lower_by_columns(x, L):
     """L y = b (1s on L's diagonal) column by column from the left: each solved unknown's
-    terms subtracted from the rows below, one unknown at a time (MKL's order from 8 x 8)."""
+    terms subtracted from the rows below, one unknown at a time (MKL's order from 8 x 8;
+    fused on Intel's processors)."""
     for k in range(L.shape[-1]):
-        x[:, k + 1:] = x[:, k + 1:] - L[:, k + 1:, k, None] * x[:, k, None]
+        x[:, k + 1:] = _minus_product(x[:, k + 1:], L[:, k + 1:, k, None], x[:, k, None])
 
 
 def _solve_upper_by_columns(x, U):
     """U x = y column by column from the right: each unknown divided by its pivot, then its
-    terms subtracted from the rows above, one unknown at a time (MKL's order from 8 x 8)."""
+    terms subtracted from the rows above, one unknown at a time (MKL's order from 8 x 8;
+    fused on Intel's processors)."""
     for k in reversed(range(U.shape[-1])):
         x[:, k] = x[:, k] / U[:, k, k, None]
         # (each row above on its own: one subtraction each, so all at once)
-        x[:, :k] = x[:, :k] - U[:, :k, k, None] * x[:, k, None]
+        x[:, :k] = _minus_product(x[:, :k], U[:, :k, k, None], x[:, k, None])
+
+
+def _minus_product(x, a, b):
+    """x - a * b, in one rounding where MKL fuses it (see mkl_kernels)."""
+    if MKL_FUSES_MULTIPLY_ADDS:
+        return fma_in_dtype(-a, b, x)
+    return x - a * b
