@@ -168,3 +168,37 @@ def test_float64_lu_in_panels_of_singular_matrices(n):
         for t, m in zip(torch.linalg.lu_factor_ex(torch.from_numpy(x)),
                         minigrad.linalg.lu_factor_ex(minigrad.from_numpy(x))):
             _same_bits(t, m)
+
+
+_LU_UNDER_A_SETTING = """
+import numpy as np, torch, minigrad
+rng = np.random.default_rng(5)
+for n in (2, 3, 4, 6, 8):
+    for dtype in ("float32", "float64"):
+        a = rng.standard_normal((n, n)).astype(dtype)
+        b = rng.standard_normal((n, 3)).astype(dtype)
+        pairs = [(torch.linalg.lu_factor(torch.from_numpy(a))[0],
+                  minigrad.linalg.lu_factor(minigrad.from_numpy(a))[0]),
+                 (torch.linalg.solve(torch.from_numpy(a), torch.from_numpy(b)),
+                  minigrad.linalg.solve(minigrad.from_numpy(a), minigrad.from_numpy(b)))]
+        for theirs, ours in pairs:
+            assert theirs.numpy().tobytes() == ours.numpy().tobytes(), (n, dtype)
+print("same bits")
+"""
+
+
+@pytest.mark.parametrize("setting", ["MKL_ENABLE_INSTRUCTIONS=SSE4_2", "MKL_ENABLE_INSTRUCTIONS=AVX2",
+                                     "MKL_CBWR=COMPATIBLE,STRICT", ""])
+def test_lu_and_solve_follow_the_kernels_mkl_is_told_to_take(setting):
+    """MKL chooses its kernels when it starts, by the processor and these settings (fused
+    multiply-adds or not: minigrad/_ops/mkl_kernels.py); minigrad reads the same settings."""
+    import os
+    import subprocess
+    import sys
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MKL_")}
+    if setting:
+        name, value = setting.split("=")
+        env[name] = value
+    done = subprocess.run([sys.executable, "-c", _LU_UNDER_A_SETTING], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "same bits", done.stderr[-2000:]
