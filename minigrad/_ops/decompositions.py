@@ -32,7 +32,8 @@ from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
-from .lu_blocked import lu_in_panels, fma_in_dtype, SIZES as lu_in_panels_sizes
+from .lu_blocked import lu_in_panels, lu_left_looking_fused, fma_in_dtype, SIZES as lu_in_panels_sizes
+from .lu_blocked import FUSED_SIZES as lu_left_looking_sizes
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum
 
@@ -182,8 +183,10 @@ def lu_factor(array):
     the column below the pivot is scaled by the reciprocal of the pivot (one rounding more
     than a division), except in a square matrix of at most 4 x 4, whose step with a single
     number below the pivot divides; then the rank-1 update of the rest, one column at a
-    time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's factors to the bit up to 16 x 16; MKL works in panels beyond, whose
-    order lu_blocked follows for float64 matrices of most sizes up to 64 x 64."""
+    time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's
+    factors to the bit up to 16 x 16. Beyond, MKL works in panels on AMD's processors, whose
+    order lu_blocked follows for float64 matrices of most sizes up to 64 x 64, and
+    left-looking on Intel's, followed up to 24 x 24."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)
@@ -195,9 +198,12 @@ def lu_factor(array):
     pivots = np.zeros((count, steps), dtype=np.int32)
     info = np.zeros(count, dtype=np.int32)
     every = np.arange(count)
-    if m == n and n in lu_in_panels_sizes and lu.dtype == np.float64:
-        # (MKL works in panels of 8 columns from 17 x 17 on: see lu_blocked)
-        pivots, info = lu_in_panels(lu)
+    in_mkls_order_beyond_16 = lu_left_looking_sizes if MKL_FUSES_MULTIPLY_ADDS else lu_in_panels_sizes
+    if m == n and n in in_mkls_order_beyond_16 and lu.dtype == np.float64:
+        # (from 17 x 17 on MKL works in panels of 8 columns, or on Intel's processors
+        # left-looking: see lu_blocked)
+        factor = lu_left_looking_fused if MKL_FUSES_MULTIPLY_ADDS else lu_in_panels
+        pivots, info = factor(lu)
         return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
                 info.reshape(batch))
     one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny

@@ -42,6 +42,9 @@ OUTER_PANEL = 32
 # (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
 # update of 32 terms in a peeled row or a short block, whose order is not known yet)
 SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
+# (on Intel's processors: the sizes lu_left_looking_fused was checked at; from 25 x 25 on,
+# MKL takes the last column in another order, not found yet)
+FUSED_SIZES = frozenset(range(17, 25))
 
 
 def lu_in_panels(lu):
@@ -65,12 +68,50 @@ def lu_in_panels(lu):
     return pivots, info
 
 
+def lu_left_looking_fused(lu):
+    """Factor each matrix of ``lu`` (count, n, n), float64, n in FUSED_SIZES, in place in the
+    order of MKL's kernels on Intel's processors (see mkl_kernels); returns the 0-based pivot
+    rows (count, n) and LAPACK's info (count,).
+
+    Those kernels work left-looking, a column at a time, and fuse each multiply and add:
+    column j's part above the diagonal is solved row by row, each entry ``x - (l . u)`` with
+    the dot product of all earlier terms taken in four running sums (terms 0, 4, 8, ... in
+    the first: the first term rounded, each later one added exactly), added up as
+    (1st + 2nd) + (3rd + 4th); its part on and below the diagonal gets each earlier term
+    subtracted exactly, one at a time, in order; then the pivot. Found, as the rules above,
+    by rebuilding every entry of PyTorch's factors; checked on every size in FUSED_SIZES."""
+    count, n = lu.shape[0], lu.shape[-1]
+    pivots = np.zeros((count, n), dtype=np.int64)
+    info = np.zeros(count, dtype=np.int32)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            for i in range(1, j):
+                lu[:, i, j] = lu[:, i, j] - _dot_in_four_sums(lu[:, i, :i], lu[:, :i, j])
+            for k in range(j):
+                lu[:, j:, j] = fma(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
+            _pivot_and_scale(lu, j, pivots, info)
+    return pivots, info
+
+
+def _dot_in_four_sums(l, u):
+    """The sum of l_k u_k over the last dim, as a vector loop of four lanes with fused
+    multiply-adds: lane q takes terms q, q + 4, ...; then the lanes added pairwise."""
+    terms = l.shape[-1]
+    lanes = []
+    for lane in range(min(4, terms)):
+        total = l[:, lane] * u[:, lane]
+        for k in range(lane + 4, terms, 4):
+            total = fma(l[:, k], u[:, k], total)
+        lanes.append(total)
+    while len(lanes) > 1:
+        lanes = [lanes[t] + lanes[t + 1] if t + 1 < len(lanes) else lanes[t]
+                 for t in range(0, len(lanes), 2)]
+    return lanes[0]
+
+
 def _factor_panel(lu, start, end, pivots, info):
     """Rule 1: the columns start..end-1, left-looking; row swaps are applied to whole rows at
     once (the same final matrix as LAPACK's swaps of the panel first, the other columns after)."""
-    count, n = lu.shape[0], lu.shape[-1]
-    every = np.arange(count)
-    one, tiny = np.float64(1), np.finfo(np.float64).tiny
     for j in range(start, end):
         for i in range(start + 1, j):               # U's part of column j, rows of the panel
             total = lu[:, i, start] * lu[:, start, j]
@@ -79,18 +120,26 @@ def _factor_panel(lu, start, end, pivots, info):
             lu[:, i, j] = lu[:, i, j] - total
         for k in range(start, j):                    # the rest of column j, a term at a time
             lu[:, j:, j] -= lu[:, j:, k] * lu[:, k, j, None]
-        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
-        pivots[:, j] = p
-        row_j, row_p = lu[every, j].copy(), lu[every, p].copy()
-        lu[every, j], lu[every, p] = row_p, row_j
-        pivot = lu[:, j, j]
-        zero = pivot == 0
-        info[(info == 0) & zero] = j + 1
-        # (as in the unblocked order: an exact 0 leaves the column, a pivot whose reciprocal
-        # would overflow is divided by)
-        safe = np.where(zero, one, pivot)[:, None]
-        column = lu[:, j + 1:, j]
-        lu[:, j + 1:, j] = np.where((np.abs(pivot) < tiny)[:, None], column / safe, column * (one / safe))
+        _pivot_and_scale(lu, j, pivots, info)
+
+
+def _pivot_and_scale(lu, j, pivots, info):
+    """Column j's pivot (the largest magnitude on or below the diagonal, the first on ties),
+    the swap of its row with row j (whole rows), and the column below it times 1/pivot."""
+    every = np.arange(lu.shape[0])
+    one, tiny = np.float64(1), np.finfo(np.float64).tiny
+    p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+    pivots[:, j] = p
+    row_j, row_p = lu[every, j].copy(), lu[every, p].copy()
+    lu[every, j], lu[every, p] = row_p, row_j
+    pivot = lu[:, j, j]
+    zero = pivot == 0
+    info[(info == 0) & zero] = j + 1
+    # (as in the unblocked order: an exact 0 leaves the column, a pivot whose reciprocal
+    # would overflow is divided by)
+    safe = np.where(zero, one, pivot)[:, None]
+    column = lu[:, j + 1:, j]
+    lu[:, j + 1:, j] = np.where((np.abs(pivot) < tiny)[:, None], column / safe, column * (one / safe))
 
 
 def _solve_panel_rows(lu, start, end, n):
