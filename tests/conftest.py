@@ -131,8 +131,7 @@ LONG_FIRST = (
 # by the CPU it runs on: for LU, det, slogdet, solve and inv up to 16 x 16 (float64 LU up to
 # 24 x 24) minigrad follows both kinds (minigrad/_ops/mkl_kernels.py), so those tests must pass
 # everywhere; for these it follows only AMD's: float64 LU from 25 x 25, LDL from 8 x 8, Cholesky, the SVD of singular
-# matrices, erf, sqrt, and the signs of the zeros in det's gradient at some singular 4 x 4
-# matrices (README: "the bits may change with the CPU"). Where a probe shows that this
+# matrices, erf, sqrt (README: "the bits may change with the CPU"). Where a probe shows that this
 # machine's MKL takes other kernels, these tests still run and report, but as expected
 # failures; everywhere else they must pass.
 CPU_DEPENDENT_KERNELS = (
@@ -144,12 +143,7 @@ CPU_DEPENDENT_KERNELS = (
     "test_linalg_more_vs_torch.py::test_ldl_factor_ex_and_solve_bit_for_bit",
     "test_linalg_more_vs_torch.py::test_ldl_factor_with_nan_pivots_as_torch",
     "test_linalg_more_vs_torch.py::test_cond_nuc_of_singular_matrices_as_torch",
-    "test_int_history_vs_torch.py::test_det_gradient_at_singular_matrix[rank_1_4x4-",
-    "test_int_history_vs_torch.py::test_det_gradient_at_singular_matrix[zero_row_4x4-",
-    "test_int_history_vs_torch.py::test_det_gradient_of_singular_integer_matrices",
     "test_linalg_vs_torch.py::test_results_print_as_torch[cholesky_",
-    "test_linalg_edges_vs_torch.py::test_det_gradient_of_singular_matrices_bit_for_bit",
-    "test_linalg_edges_vs_torch.py::test_det_forward_mode_at_singular_matrices",
     "test_vmap_whole_batch_more_vs_torch.py::test_cond_nuc_of_a_singular_matrix_is_torchs",
     "test_distributions_gamma_vs_torch.py::test_lkj_cholesky_and_wishart_as_torch",
     "test_distributions_vs_torch.py::test_values_samples_graph_and_gradients_as_torch[MultivariateNormal-",

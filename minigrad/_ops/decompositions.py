@@ -320,20 +320,18 @@ class LinalgDetBackward0(Node):
         return (out,)
 
     def jvp(self, tangents, inputs, out):
-        """result_t = det(A) * trace(A^-1 A_t), A^-1 from the LU factors with an exact 0 pivot
-        replaced by eps, as PyTorch does (so a singular A gives 0, not an error)."""
+        """result_t = det(A) * trace(A^-1 A_t), as PyTorch computes it: A^-1 A_t solved with
+        A's LU factors (as LAPACK sees A: of A^T for a row-major A, solved transposed), an
+        exact 0 pivot replaced by eps (so a singular A gives a number, not an error)."""
+        from .lu import lu_solve            # (recorded: the tangent's own history is kept)
         (A,), (A_t,) = inputs, tangents
         array = A._array
-        lu, pivots, info = lu_factor(_as_lapack_sees_it(array))
-        if not np.any(info):
-            return out * solve(A, A_t).diagonal(0, -2, -1).sum(-1)
-        n = array.shape[-1]
-        eye = np.eye(n, dtype=array.dtype)
+        lu, pivots, _ = lu_factor(_as_lapack_sees_it(array))
+        eye = np.eye(array.shape[-1], dtype=array.dtype)
         shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(array.dtype).eps, 0)
         factors = lu + shift.astype(array.dtype)[..., None] * eye
-        inverse = lu_solve_like_pytorch(factors, pivots, np.broadcast_to(eye, array.shape),
-                                        transposed=array.flags.c_contiguous)
-        return out * _wrap(inverse).matmul(A_t).diagonal(0, -2, -1).sum(-1)
+        solved = lu_solve(_wrap(factors), _wrap(pivots), A_t, adjoint=bool(array.flags.c_contiguous))
+        return solved.diagonal(0, -2, -1).sum(-1) * out
 
 
 def _adjugate_by_svd(A, grad):

@@ -103,12 +103,16 @@ def _solve_rows(x, M, downward, unit=False, reciprocal=None, divide=False, fused
             k = known[0]
             x[:, i] = fma_in_dtype(-M[:, i, k, None], x[:, k], x[:, i])
         elif MKL_FUSES_MULTIPLY_ADDS and known:
-            # (the terms are added up negated, then added to the row: the same numbers as
-            # subtracting their sum, but where they add up to 0 its sign is MKL's)
-            first, second, rest = known[0], known[1], known[2:]
-            total = fma_in_dtype(-M[:, i, first, None], x[:, first], -(M[:, i, second, None] * x[:, second]))
-            for k in rest:
-                total = fma_in_dtype(-M[:, i, k, None], x[:, k], total)
+            # (in the order the terms are added: the second rounded, the first, the rest;
+            # all but the last are summed, the sum negated and the last term subtracted
+            # from it, and that is added to the row: the same numbers as subtracting the
+            # sum, and where terms add up to 0, MKL's signs)
+            order = [known[1], known[0]] + known[2:]
+            partial = M[:, i, order[0], None] * x[:, order[0]]
+            for k in order[1:-1]:
+                partial = fma_in_dtype(M[:, i, k, None], x[:, k], partial)
+            last = order[-1]
+            total = fma_in_dtype(-M[:, i, last, None], x[:, last], -partial)
             x[:, i] = x[:, i] + total
         elif known:
             total = M[:, i, known[0], None] * x[:, known[0]]
