@@ -34,7 +34,6 @@ from .grad_mode import _State, _set_recording
 from .graph import (FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view_of_a_temporary,
                     accumulate_into_leaf, grad_accumulator, leaf_edge)
 from .anomaly_mode import _Anomaly, run_node_checked
-from .profiler import _Profiling, run_node_recorded
 from .._ops.reduction import _sum_array
 from .._cascade_sum import pytorch_sum
 from .._ops.shape import _make_view
@@ -317,14 +316,13 @@ def call_backward(node, grads, keep_graph):
     Observers see the gradients; a freed graph refuses to run twice; anomaly
     mode checks for NaN; the number of gradients returned is checked; post-hooks
     may replace them; saved tensors are freed unless ``retain_graph``.
+    (While a profiler is on, autograd/profiler.py swaps in a timed version of this function.)
     """
     saved = node._saved
     if saved is FREED:             # even nodes that keep only indices refuse
         raise RuntimeError(FREED_MESSAGE)
     if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
         grad_inputs = run_node_checked(node, grads)
-    elif _Profiling.on:            # autograd.profiler: timed, in the ranges PyTorch's engine opens
-        grad_inputs = run_node_recorded(node, grads)
     else:
         grad_inputs = node.backward(*grads)
     if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch

@@ -19,13 +19,12 @@ While a ``profile`` is on, three kinds of *ranges* are timed, each from its star
 A range that starts while another is open runs *inside* it (its child): the table's "CPU
 total" of a range counts its children, its "Self CPU" does not.
 
-What it costs when no profiler is on: nothing on the operations, one test per backward node.
-The operations are timed by swapping, while a profiler is on, each way into them
-(``x ** 2``, ``x.sum()``, ``torch.sum``, ``F.relu``, ...) for a version that opens and closes a
-range around the call (``_operation_ranges.py`` lists them with their PyTorch names), and
-putting the originals back when the last profiler stops; PyTorch's dispatcher likewise calls
-its profiling callbacks only while a profiler asks for them. The engine asks ``_Profiling.on``
-before running a node (engine.call_backward).
+What it costs when no profiler is on: nothing. While one is on, each way into an operation
+(``x ** 2``, ``x.sum()``, ``torch.sum``, ``F.relu``, ...) is swapped for a version that opens
+and closes a range around the call (``_operation_ranges.py`` lists them with their PyTorch
+names), and so is the engine's function that runs one node (engine.call_backward); the last
+profiler to stop puts the originals back. PyTorch's dispatcher likewise calls its profiling
+callbacks only while a profiler asks for them.
 """
 import contextlib
 import time
@@ -38,7 +37,7 @@ class _ProfilerState:
     """What the profilers that are on share: there is one such object, ``_Profiling``."""
 
     def __init__(self):
-        self.on = False             # is some profiler collecting? (the engine asks)
+        self.on = False             # is some profiler collecting?
         self.profiles = []          # the profiles collecting now (a nested one collects too)
         self.open_ranges = []       # the ranges started and not ended yet, innermost last
         self.record_shapes = False  # does some profile want the input shapes?
@@ -87,14 +86,15 @@ def start_range(name, args=(), kwargs=None):
     return _Range(name, input_shapes(args, kwargs) if _Profiling.record_shapes else [])
 
 
-def run_node_recorded(node, grads):
-    """``node.backward(*grads)`` inside the two ranges PyTorch's engine opens for it:
-    ``autograd::engine::evaluate_function: <name>`` around ``<name>`` (engine.call_backward)."""
+def timed_call_backward(node, grads, keep_graph):
+    """engine.call_backward (running one node) inside the two ranges PyTorch's engine opens
+    for a node: ``autograd::engine::evaluate_function: <name>`` around ``<name>``. It takes
+    the engine's function's place while a profiler is on (``_start_collecting``)."""
     name = node.name()
     outer = _Range(f"autograd::engine::evaluate_function: {name}", [])
     inner = start_range(name, grads)
     try:
-        return node.backward(*grads)
+        return _untimed_call_backward(node, grads, keep_graph)
     finally:
         inner.end()
         outer.end()
@@ -175,19 +175,21 @@ class profile:
         return False
 
     def __repr__(self):
-        if not self.enabled or not self.entered:
+        if not self.enabled or self._function_events is None:
             return "<unfinished torch.autograd.profile>"
-        return repr(self.function_events)
+        return repr(self._function_events)
 
     def __str__(self):
-        if not self.enabled or not self.entered:
+        if not self.enabled or self._function_events is None:
             return "<unfinished torch.autograd.profile>"
-        return str(self.function_events)
+        return str(self._function_events)
 
     @property
     def function_events(self):
         """Every range recorded, in the order they started (empty until the block ends)."""
-        return self._function_events if self._function_events is not None else EventList()
+        if self._function_events is None:
+            self._function_events = EventList()
+        return self._function_events
 
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0, group_by_overload_name=False):
         """One row per name (and input shapes, with ``group_by_input_shape``): see EventList."""
@@ -229,13 +231,14 @@ class profile:
 def _start_collecting(profile):
     """Let ``profile`` collect; the first profiler on swaps the timed operations in."""
     from . import _operation_ranges, engine
+    global _untimed_call_backward
     if not _Profiling.profiles:
         _operation_ranges.swap_in()
-        # the engine then runs every node through call_backward, where it is timed: a leaf's
-        # AccumulateGrad too, as in PyTorch (it watches the pass as minigrad.viz does)
+        _untimed_call_backward, engine.call_backward = engine.call_backward, timed_call_backward
+        # the engine runs every node through call_backward while someone watches the pass as
+        # minigrad.viz does: a leaf's AccumulateGrad too, which PyTorch's profile shows
         _Profiling.engine_watch = engine.observe(_watch_nothing)
         _Profiling.start_ns = time.perf_counter_ns()
-    profile._start_ns = _Profiling.start_ns
     _Profiling.profiles.append(profile)
     _Profiling.record_shapes = any(p.record_shapes for p in _Profiling.profiles)
     _Profiling.on = True
@@ -243,7 +246,7 @@ def _start_collecting(profile):
 
 def _stop_collecting(profile):
     """``profile`` stops collecting; the last profiler off puts the operations back."""
-    from . import _operation_ranges
+    from . import _operation_ranges, engine
     if profile in _Profiling.profiles:
         _Profiling.profiles.remove(profile)
     _Profiling.record_shapes = any(p.record_shapes for p in _Profiling.profiles)
@@ -251,7 +254,11 @@ def _stop_collecting(profile):
         _Profiling.on = False
         _Profiling.open_ranges = []
         _Profiling.engine_watch.remove()
+        engine.call_backward = _untimed_call_backward
         _operation_ranges.swap_out()
+
+
+_untimed_call_backward = None    # engine.call_backward itself, while the timed one replaces it
 
 
 def _watch_nothing(step):

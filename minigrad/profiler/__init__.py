@@ -23,9 +23,9 @@ class ProfilerActivity(enum.Enum):
     accelerators, which minigrad does not have."""
     CPU = 0
     XPU = 1
+    MTIA = 4
     CUDA = 2
     HPU = 3
-    MTIA = 4
     PrivateUse1 = 5
 
     def __str__(self):

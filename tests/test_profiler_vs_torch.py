@@ -1,0 +1,352 @@
+"""The profiler (torch.autograd.profiler, torch.profiler) against PyTorch's.
+
+Times differ from run to run and between the libraries; what must agree is the structure:
+the names of the ranges, how often each runs, which range runs inside which, the table's
+header lines and columns, the sorting, the errors and warnings.
+"""
+import json
+import warnings
+
+import pytest
+
+import minigrad
+from conftest import import_torch
+
+torch = import_torch()
+
+
+def profiled(lib, program, **options):
+    """Run ``program(lib)`` under ``lib.autograd.profiler.profile(**options)``; the profile."""
+    with lib.autograd.profiler.profile(**options) as prof:
+        program(lib)
+    return prof
+
+
+def top_level(prof):
+    return [event.name for event in prof.function_events if event.cpu_parent is None]
+
+
+def children(prof, name):
+    """The names directly inside each range called ``name``, one list per range."""
+    return [[child.name for child in event.cpu_children] for event in prof.function_events
+            if event.name == name]
+
+
+def reference_example(lib):
+    """The example of PyTorch's autograd reference page."""
+    x = lib.randn((1, 1), requires_grad=True)
+    for _ in range(100):
+        y = x ** 2
+        y.backward()
+
+
+def test_the_reference_example_records_what_pytorch_records():
+    mine, theirs = profiled(minigrad, reference_example), profiled(torch, reference_example)
+    assert top_level(mine) == top_level(theirs)
+    assert top_level(mine)[:5] == ["aten::randn", "aten::pow", "aten::ones_like",
+                                  "autograd::engine::evaluate_function: PowBackward0",
+                                  "autograd::engine::evaluate_function: torch::autograd::AccumulateGrad"]
+    for node in ("PowBackward0", "torch::autograd::AccumulateGrad"):
+        outer = "autograd::engine::evaluate_function: " + node
+        assert children(mine, outer) == children(theirs, outer) == [[node]] * 100
+    # the operations PowBackward0's formula calls run inside it (PyTorch: pow, mul, mul)
+    assert all(names[0] == "aten::pow" and "aten::mul" in names for names in children(mine, "PowBackward0"))
+    # key_averages: the same rows for the names at the top, with the same counts
+    counts = [{row.key: row.count for row in prof.key_averages()} for prof in (mine, theirs)]
+    for name in set(top_level(theirs)):
+        assert counts[0][name] == counts[1][name]
+
+
+def test_the_table_has_pytorchs_layout():
+    tables = [profiled(lib, reference_example).key_averages().table(sort_by="self_cpu_time_total")
+              for lib in (minigrad, torch)]
+    mine, theirs = (table.split("\n") for table in tables)
+    assert mine[:3] == theirs[:3]           # ruler, column names, ruler (the name column: 55 wide)
+    assert mine[0].startswith("-" * 55 + "  " + "-" * 12 + "  ")
+    assert mine[1].split() == theirs[1].split() == [
+        "Name", "Self", "CPU", "%", "Self", "CPU", "CPU", "total", "%", "CPU", "total", "CPU", "time",
+        "avg", "#", "of", "Calls"]
+    assert mine[-3] == theirs[-3] == mine[0]          # the closing ruler
+    assert mine[-2].startswith("Self CPU time total: ") and theirs[-2].startswith("Self CPU time total: ")
+    assert mine[-1] == theirs[-1] == ""
+    # a long name is cut to 52 characters and '...'
+    row = next(line for line in mine if "torch::autograd..." in line)
+    assert row.startswith("autograd::engine::evaluate_function: torch::autograd...  ")
+    for table in (mine, theirs):            # every row as wide as the ruler, times with units
+        rows = table[3:-3]
+        assert all(len(line) == len(table[0]) for line in rows)
+        assert all(line.split()[-2].endswith(("us", "ms", "s")) for line in rows)
+
+
+def test_the_rows_are_sorted_largest_first_and_cut_at_row_limit():
+    for lib in (minigrad, torch):
+        averages = profiled(lib, reference_example).key_averages()
+        for key in ("self_cpu_time_total", "cpu_time_total", "cpu_time", "count"):
+            lines = averages.table(sort_by=key, row_limit=3).split("\n")
+            assert len(lines) == 3 + 3 + 3
+            names = [line[:55].strip() for line in lines[3:6]]
+            expected = sorted(averages, key=lambda row: getattr(row, key), reverse=True)[:3]
+            assert names == [row.key if len(row.key) < 52 else row.key[:52] + "..." for row in expected]
+        # sorting by a device's time is allowed, and sorts nothing on a CPU
+        assert averages.table(sort_by="cuda_time_total").split("\n")[:3] == averages.table().split("\n")[:3]
+
+
+@pytest.mark.parametrize("key", ["cpu_time_foo", "name", "self_cpu"])
+def test_an_unknown_sort_key_gives_pytorchs_error(key):
+    errors = []
+    for lib in (minigrad, torch):
+        averages = profiled(lib, reference_example).key_averages()
+        with pytest.raises(Exception) as error:
+            averages.table(sort_by=key)
+        errors.append((type(error.value), str(error.value)))
+    assert errors[0] == errors[1]
+    assert errors[0] == (AttributeError, f"'FunctionEventAvg' object has no attribute '{key}'")
+
+
+def nested_ranges(lib):
+    x = lib.ones(2, 3, requires_grad=True)
+    with lib.autograd.profiler.record_function("outer"):
+        y = x * 2
+        with lib.autograd.profiler.record_function("inner"):
+            z = y.sum()
+        w = lib.relu(y)
+    (z + w.mean()).backward()
+
+
+def test_record_function_ranges_nest_as_in_pytorch():
+    mine, theirs = profiled(minigrad, nested_ranges), profiled(torch, nested_ranges)
+    assert children(mine, "outer") == children(theirs, "outer") == [["aten::mul", "inner", "aten::relu"]]
+    assert children(mine, "inner") == children(theirs, "inner") == [["aten::sum"]]
+    assert top_level(mine) == top_level(theirs)
+    event = next(e for e in mine.function_events if e.name == "inner")
+    assert event.cpu_parent.name == "outer"
+    assert event.time_range.start >= event.cpu_parent.time_range.start
+    assert event.time_range.end <= event.cpu_parent.time_range.end
+
+
+def test_record_function_is_also_a_decorator_and_does_nothing_without_a_profiler():
+    names = []
+    for lib in (minigrad, torch):
+        @lib.autograd.profiler.record_function("step")
+        def step(x):
+            return x.exp()
+        x = lib.ones(2)
+        with lib.autograd.profiler.profile() as prof:
+            step(x)
+            step(x)
+        names.append((top_level(prof), children(prof, "step")))
+    assert names[0] == names[1] == (["step", "step"], [["aten::exp"], ["aten::exp"]])
+    with minigrad.autograd.profiler.record_function("alone"):
+        minigrad.ones(2).exp()
+
+
+def shapes_program(lib):
+    a, b = lib.ones(2, 3), lib.ones(4)
+    for _ in range(3):
+        a * a
+    b * b
+
+
+def test_group_by_input_shape_keeps_the_shapes_apart():
+    results = []
+    for lib in (minigrad, torch):
+        prof = profiled(lib, shapes_program, record_shapes=True)
+        grouped = prof.key_averages(group_by_input_shape=True)
+        rows = [(row.key, row.count, row.input_shapes[0]) for row in grouped if row.key == "aten::mul"]
+        plain = [(row.key, row.count, row.input_shapes) for row in prof.key_averages() if row.key == "aten::mul"]
+        header = grouped.table().split("\n")[1].split()
+        results.append((rows, plain, header))
+    assert results[0] == results[1]
+    assert results[0][0] == [("aten::mul", 3, [2, 3]), ("aten::mul", 1, [4])]
+    assert results[0][1] == [("aten::mul", 4, "")]
+    assert results[0][2][-2:] == ["Input", "Shapes"]
+    without_shapes = profiled(minigrad, shapes_program).key_averages(group_by_input_shape=True)
+    assert "Input Shapes" not in without_shapes.table()
+
+
+def test_totals_agree_with_the_events():
+    for lib in (minigrad, torch):
+        prof = profiled(lib, nested_ranges)
+        events, averages = prof.function_events, prof.key_averages()
+        total = averages.total_average()
+        assert type(total).__name__ == "FunctionEventAvg" and total.key == "Total"
+        assert total.count == len(events) == sum(row.count for row in averages)
+        assert prof.self_cpu_time_total == pytest.approx(sum(e.self_cpu_time_total for e in events))
+        assert prof.self_cpu_time_total == pytest.approx(averages.self_cpu_time_total)
+        assert prof.self_cpu_time_total == pytest.approx(total.self_cpu_time_total)
+        for event in events:        # self time: the total less the children's totals
+            assert event.self_cpu_time_total == pytest.approx(
+                event.cpu_time_total - sum(child.cpu_time_total for child in event.cpu_children))
+        assert type(events).__name__ == type(averages).__name__ == "EventList"
+        assert type(events[0]).__name__ == "FunctionEvent"
+
+
+def test_using_a_profiler_twice_and_before_it_ran():
+    for lib in (minigrad, torch):
+        prof, x = lib.autograd.profiler.profile(), lib.ones(1)
+        assert repr(prof) == "<unfinished torch.autograd.profile>"
+        assert prof.key_averages() == [] and prof.table() == ""
+        with prof:
+            x * 2
+            assert list(prof.key_averages()) == []      # ready when the block ends
+        assert top_level(prof) == ["aten::mul"]
+        with pytest.raises(RuntimeError, match="^Profiler context manager is not reentrant$"):
+            prof.__enter__()
+        with lib.autograd.profiler.profile(enabled=False) as nothing:
+            assert nothing is None
+
+
+def test_a_second_profiler_starts_afresh():
+    for lib in (minigrad, torch):
+        x = lib.ones(1)
+        first = profiled(lib, lambda lib: x * 2)
+        second = profiled(lib, lambda lib: x.exp())
+        assert top_level(first) == ["aten::mul"]
+        assert top_level(second) == ["aten::exp"]
+
+
+def test_use_cuda_warns_as_pytorch_does():
+    messages = []
+    for lib in (minigrad, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            prof = lib.autograd.profiler.profile(use_cuda=True)
+        messages.append([(w.category, str(w.message)) for w in caught])
+        with prof:
+            lib.ones(1) + 1
+        assert "Self CUDA" not in prof.key_averages().table()
+    assert messages[0] == messages[1]
+    assert [category for category, _ in messages[0]] == [FutureWarning, UserWarning]
+
+
+def test_chrome_trace(tmp_path):
+    traces = []
+    for lib in (minigrad, torch):
+        prof = profiled(lib, nested_ranges)
+        path = tmp_path / f"{lib.__name__}.json"
+        prof.export_chrome_trace(str(path))
+        trace = json.loads(path.read_text())
+        complete = [e for e in trace["traceEvents"] if e.get("ph") == "X"]
+        assert all({"name", "ts", "dur", "tid", "pid"} <= set(e) for e in complete)
+        traces.append({e["name"]: e["cat"] for e in complete if e["name"] in ("outer", "inner", "aten::relu")})
+    assert traces[0] == traces[1] == {"outer": "user_annotation", "inner": "user_annotation",
+                                      "aten::relu": "cpu_op"}
+
+
+def model_program(lib):
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.ReLU(), lib.nn.Linear(4, 1))
+    inputs = lib.randn(5, 3)
+    with lib.profiler.record_function("model_inference"):
+        model(inputs)
+
+
+def test_torch_profiler_with_activities_and_record_shapes():
+    results = []
+    for lib in (minigrad, torch):
+        with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], record_shapes=True) as prof:
+            model_program(lib)
+        assert type(prof.events()).__name__ == "EventList"
+        inside = [[child.name for child in e.cpu_children] for e in prof.events() if e.name == "model_inference"]
+        shapes = [(row.key, row.input_shapes) for row in prof.key_averages(group_by_input_shape=True)
+                  if row.key == "aten::linear"]
+        header = prof.key_averages().table(sort_by="cpu_time_total", row_limit=10).split("\n")[1]
+        results.append((inside, shapes, header.split()))
+    assert results[0] == results[1]
+    assert results[0][0] == [["aten::linear", "aten::relu", "aten::linear"]]
+    assert results[0][1] == [("aten::linear", [[5, 3], [4, 3], [4]]), ("aten::linear", [[5, 4], [1, 4], [1]])]
+
+
+def test_profiler_activity_and_names():
+    mine, theirs = minigrad.profiler.ProfilerActivity, torch.profiler.ProfilerActivity
+    assert list(mine.__members__) == list(theirs.__members__)
+    assert [int(theirs.__members__[name]) for name in theirs.__members__] == [m.value for m in mine]
+    assert str(mine.CPU) == str(theirs.CPU) == "ProfilerActivity.CPU"
+    assert minigrad.profiler.supported_activities() == {mine.CPU}
+    assert minigrad.profiler.record_function is minigrad.autograd.profiler.record_function
+    for name in ("profile", "record_function", "EventList", "FunctionEvent"):
+        assert hasattr(minigrad.autograd.profiler, name) and hasattr(torch.autograd.profiler, name)
+    for name in ("profile", "record_function", "ProfilerActivity", "supported_activities"):
+        assert hasattr(minigrad.profiler, name) and hasattr(torch.profiler, name)
+
+
+# programs whose operations both libraries call the same way: the ranges at the top agree
+SAME_OPERATIONS = {
+    "zeros": lambda t, x, w: t.zeros(2),
+    "randn": lambda t, x, w: t.randn(2),
+    "x.float": lambda t, x, w: x.float(),
+    "x.detach": lambda t, x, w: x.detach(),
+    "x.t": lambda t, x, w: x.t(),
+    "x.T": lambda t, x, w: x.T,
+    "x[0]": lambda t, x, w: x[0],
+    "x[:, 1:]": lambda t, x, w: x[:, 1:],
+    "x.exp": lambda t, x, w: x.exp(),
+    "x.sum": lambda t, x, w: x.sum(),
+    "x.mean": lambda t, x, w: x.mean(),
+    "x.view": lambda t, x, w: x.view(6),
+    "x.reshape": lambda t, x, w: x.reshape(6),
+    "x.clone": lambda t, x, w: x.clone(),
+    "x.size": lambda t, x, w: x.size(),
+    "-x": lambda t, x, w: -x,
+    "x + 1": lambda t, x, w: x + 1,
+    "1 + x": lambda t, x, w: 1 + x,
+    "1 - x": lambda t, x, w: 1 - x,
+    "x / 2": lambda t, x, w: x / 2,
+    "x ** 2": lambda t, x, w: x ** 2,
+    "2 ** x": lambda t, x, w: 2 ** x,
+    "x @ w.T": lambda t, x, w: x @ w.T,
+    "x > 0": lambda t, x, w: x > 0,
+    "abs(x)": lambda t, x, w: abs(x),
+    "x // 2": lambda t, x, w: x // 2,
+    "x % 2": lambda t, x, w: x % 2,
+    "x.add_": lambda t, x, w: x.detach().add_(1),
+    "F.relu": lambda t, x, w: t.nn.functional.relu(x),
+    "F.linear": lambda t, x, w: t.nn.functional.linear(x, w),
+    "F.softmax": lambda t, x, w: t.nn.functional.softmax(x, dim=1),
+    "F.log_softmax": lambda t, x, w: t.nn.functional.log_softmax(x, 1),
+    "F.sigmoid": lambda t, x, w: t.nn.functional.sigmoid(x),
+    "F.gelu": lambda t, x, w: t.nn.functional.gelu(x),
+    "torch.cat": lambda t, x, w: t.cat([x, x]),
+    "torch.stack": lambda t, x, w: t.stack([x, x]),
+    "torch.matmul": lambda t, x, w: t.matmul(x, w.T),
+    "torch.where": lambda t, x, w: t.where(x > 0, x, 0.0),
+    "backward": lambda t, x, w: (x * 1).sum().backward(),
+}
+
+
+@pytest.mark.parametrize("label", list(SAME_OPERATIONS))
+def test_operations_are_named_as_in_pytorch(label):
+    names = []
+    for lib in (minigrad, torch):
+        x = lib.randn(2, 3, requires_grad=True)
+        w = lib.randn(4, 3, requires_grad=True)
+        with lib.autograd.profiler.profile() as prof:
+            SAME_OPERATIONS[label](lib, x, w)
+        names.append(top_level(prof))
+    assert names[0] == names[1]
+
+
+def test_a_layer_records_its_function():
+    names = []
+    for lib in (minigrad, torch):
+        layer, x = lib.nn.Linear(3, 4), lib.randn(2, 3)      # (made outside: its set-up is not the test)
+        with lib.autograd.profiler.profile() as prof:
+            lib.nn.ReLU()(layer(x))
+        names.append(top_level(prof))
+    assert names[0] == names[1] == ["aten::linear", "aten::relu"]
+
+
+def test_no_profiler_leaves_every_operation_as_it_was():
+    doors = (minigrad.Tensor.__pow__, minigrad.Tensor.sum, minigrad.sum, minigrad.nn.functional.relu,
+             minigrad.Tensor.__dict__["T"])
+    x = minigrad.ones(1)
+    with minigrad.autograd.profiler.profile():
+        assert minigrad.Tensor.__pow__ is not doors[0]
+        with minigrad.autograd.profiler.profile() as inner:
+            x * 2
+        assert minigrad.Tensor.__pow__ is not doors[0]      # the outer one still times
+        minigrad.ones(1) ** 2
+    assert (minigrad.Tensor.__pow__, minigrad.Tensor.sum, minigrad.sum, minigrad.nn.functional.relu,
+            minigrad.Tensor.__dict__["T"]) == doors
+    assert [e.name for e in inner.function_events] == ["aten::mul"]
+    assert not minigrad.autograd.profiler._Profiling.on
