@@ -350,3 +350,31 @@ def test_no_profiler_leaves_every_operation_as_it_was():
             minigrad.Tensor.__dict__["T"]) == doors
     assert [e.name for e in inner.function_events] == ["aten::mul"]
     assert not minigrad.autograd.profiler._Profiling.on
+
+
+def test_torch_profiler_started_twice():
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.ones(2)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cycles = {}
+            for keep in (False, True):
+                prof = lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], acc_events=keep)
+                prof.start()
+                x.exp()
+                prof.stop()
+                prof.start()
+                x.sin()
+                prof.stop()
+                cycles[keep] = top_level_of(prof.events())
+        results.append((cycles, [str(w.message) for w in caught]))
+    assert results[0] == results[1]
+    assert results[0][0] == {False: ["aten::sin"], True: ["aten::sin", "aten::exp"]}
+    assert results[0][1] == ["Warning: Profiler clears events at the end of each cycle. Only events from "
+                             "the current cycle will be reported. To keep events across cycles, set "
+                             "acc_events=True."]
+
+
+def top_level_of(events):
+    return [event.name for event in events if event.cpu_parent is None]

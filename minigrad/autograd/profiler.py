@@ -166,11 +166,9 @@ class profile:
         if not self.enabled:
             return False
         _stop_collecting(self)
-        if self.acc_events and self._function_events is not None:
-            kept = list(self._function_events)
-        else:
-            kept = []
-        self._function_events = EventList(kept + _events_of(self._ranges))
+        # (acc_events: the events of the earlier runs are kept, after the new ones, as in PyTorch)
+        kept = list(self._function_events or []) if self.acc_events else []
+        self._function_events = EventList(_events_of(self._ranges) + kept)
         self._ranges = []
         return False
 

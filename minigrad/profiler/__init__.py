@@ -13,6 +13,8 @@ and adds the choice of activities (the CPU is the only one minigrad has) and ``s
 import enum
 import warnings
 
+from .._warnings import warn_once
+
 from ..autograd import profiler as _autograd_profiler
 from ..autograd.profiler import record_function  # noqa: F401
 from ..autograd.profiler_util import DeviceType  # noqa: F401
@@ -72,6 +74,9 @@ class profile:
         """Start timing."""
         if ProfilerActivity.CPU not in self.activities:
             raise AssertionError("No activities specified for the profiler")
+        if self.profiler is not None and not self.acc_events:
+            warn_once("Warning: Profiler clears events at the end of each cycle. Only events from the "
+                      "current cycle will be reported. To keep events across cycles, set acc_events=True.")
         if self.profiler is None or not self.acc_events:
             self.profiler = _autograd_profiler.profile(record_shapes=self.record_shapes,
                                                        acc_events=self.acc_events)
