@@ -378,3 +378,67 @@ def test_torch_profiler_started_twice():
 
 def top_level_of(events):
     return [event.name for event in events if event.cpu_parent is None]
+
+
+SCHEDULES = [dict(wait=1, warmup=1, active=2, repeat=1), dict(wait=2, warmup=0, active=1),
+             dict(wait=1, warmup=1, active=2, repeat=2, skip_first=1),
+             dict(wait=3, warmup=1, active=1, skip_first=2, skip_first_wait=1),
+             dict(wait=0, warmup=0, active=1, repeat=2), dict(wait=1, warmup=1, active=2)]
+
+
+@pytest.mark.parametrize("settings", SCHEDULES, ids=str)
+def test_a_schedule_records_the_steps_pytorchs_records(settings, tmp_path):
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.ones(2)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            plan = lib.profiler.schedule(**settings)
+            actions = [plan(step).name for step in range(12)]
+            cycles = []
+
+            def ready(prof):
+                cycles.append((prof.step_num, top_level_of(prof.events()),
+                               [children for e in prof.events() if e.name == "ProfilerStep*"
+                                for children in [[c.name for c in e.cpu_children]]]))
+            with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], schedule=plan,
+                                      on_trace_ready=ready) as prof:
+                for i in range(7):
+                    x.add(float(i))
+                    prof.step()
+        messages = [str(w.message) for w in caught if "clears events" not in str(w.message)]
+        results.append((actions, cycles, messages, prof.step_num))
+    assert results[0] == results[1]
+
+
+def test_schedule_errors():
+    for settings in (dict(wait=-1, warmup=1, active=1), dict(wait=1, warmup=1, active=0),
+                     dict(wait=1, warmup=1, active=1, repeat=-1), dict(wait=1, warmup=1, active=1, skip_first=-1)):
+        errors = []
+        for lib in (minigrad, torch):
+            with pytest.raises(AssertionError) as error:
+                lib.profiler.schedule(**settings)
+            errors.append(str(error.value))
+        assert errors[0] == errors[1]
+    errors = []
+    for lib in (minigrad, torch):
+        with pytest.raises(AssertionError) as error:
+            lib.profiler.schedule(wait=1, warmup=1, active=1)(-1)
+        errors.append(str(error.value))
+    assert errors[0] == errors[1] == "Step must be non-negative. Got -1."
+    assert [a.name for a in minigrad.profiler.ProfilerAction] == [a.name for a in torch.profiler.ProfilerAction]
+
+
+def test_tensorboard_trace_handler_writes_one_file_per_cycle(tmp_path):
+    for lib in (minigrad, torch):
+        folder = tmp_path / lib.__name__
+        x = lib.ones(2)
+        with lib.profiler.profile(schedule=lib.profiler.schedule(wait=0, warmup=1, active=1, repeat=2),
+                                  on_trace_ready=lib.profiler.tensorboard_trace_handler(str(folder), "w")) as prof:
+            for _ in range(5):
+                x.exp()
+                prof.step()
+        files = sorted(folder.iterdir())
+        assert len(files) == 2 and all(f.name.startswith("w.") and f.name.endswith(".pt.trace.json") for f in files)
+        names = {e["name"] for e in json.loads(files[0].read_text())["traceEvents"] if e.get("ph") == "X"}
+        assert {"ProfilerStep#1", "aten::exp"} <= names

@@ -103,8 +103,9 @@ class FunctionEvent(_TimesAsText):
     def __init__(self, id, name, thread, start_us, end_us, input_shapes=None, sequence_nr=-1,
                  is_user_annotation=False):
         self.id = id
-        self.name = name
-        self.key = name                       # what key_averages groups by
+        # (torch.profiler's steps, ProfilerStep#1, #2, ..., are one name in the table)
+        self.name = "ProfilerStep*" if name.startswith("ProfilerStep#") else name
+        self.key = self.name                  # what key_averages groups by
         self.trace_name = name
         self.thread = thread
         self.fwd_thread = 0
