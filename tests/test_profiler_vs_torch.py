@@ -442,3 +442,34 @@ def test_tensorboard_trace_handler_writes_one_file_per_cycle(tmp_path):
         assert len(files) == 2 and all(f.name.startswith("w.") and f.name.endswith(".pt.trace.json") for f in files)
         names = {e["name"] for e in json.loads(files[0].read_text())["traceEvents"] if e.get("ph") == "X"}
         assert {"ProfilerStep#1", "aten::exp"} <= names
+
+
+@pytest.mark.parametrize("name, args", [(3, None), ("a", 3), (None, None)])
+def test_record_function_refuses_what_is_not_text(name, args):
+    errors = []
+    for lib in (minigrad, torch):
+        with lib.autograd.profiler.profile():
+            with pytest.raises(RuntimeError) as error:
+                lib.autograd.profiler.record_function(name, args).__enter__()
+        errors.append(str(error.value))
+    assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("options", [dict(header="A HEADER"), dict(top_level_events_only=True),
+                                     dict(time_unit="ms"), dict(time_unit="s"), dict(row_limit=0)], ids=str)
+def test_table_options(options):
+    tables = []
+    for lib in (minigrad, torch):
+        table = profiled(lib, nested_ranges).key_averages().table(**options).split("\n")
+        if options.get("row_limit") == 0:
+            assert len(table) == 3 + 3
+        if "time_unit" in options:
+            assert all(line.split()[-2].endswith(options["time_unit"]) for line in table[3:-3])
+            assert table[-2].endswith(options["time_unit"])
+        if options.get("top_level_events_only"):      # (the rows: the ranges at the top only)
+            rows = {line[:55].strip() for line in table[5:-3]}
+            assert rows == {name if len(name) < 52 else name[:52] + "..."
+                            for name in top_level(profiled(lib, nested_ranges))}
+        first_ruler = next(i for i, line in enumerate(table) if line.startswith("-"))
+        tables.append(table[:first_ruler + 2])        # what comes before the rows
+    assert tables[0] == tables[1]

@@ -103,7 +103,9 @@ def indexing_name(args):
 
 
 def _is_function(value):
-    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial))
+    """A Python function: a method when it sits in a class, as its timed version will be
+    (a built-in function or a partial would not take ``self``, so neither is swapped)."""
+    return isinstance(value, types.FunctionType)
 
 
 @functools.cache

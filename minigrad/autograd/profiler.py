@@ -41,7 +41,6 @@ class _ProfilerState:
         self.profiles = []          # the profiles collecting now (a nested one collects too)
         self.open_ranges = []       # the ranges started and not ended yet, innermost last
         self.record_shapes = False  # does some profile want the input shapes?
-        self.start_ns = 0           # when the first of them started (times count from there)
         self.engine_watch = None    # the engine's observer while profiling (_start_collecting)
 
 
@@ -110,6 +109,9 @@ class record_function(contextlib.ContextDecorator):
         self._range = None
 
     def __enter__(self):
+        _check_text(self.name, "name", "str", 0)
+        if self.args is not None:
+            _check_text(self.args, "args", "Optional[str]", 1)
         if _Profiling.on:
             self._range = _Range(self.name, [], is_user_annotation=True)
         return self
@@ -119,6 +121,21 @@ class record_function(contextlib.ContextDecorator):
             self._range.end()
             self._range = None
         return False
+
+
+def _check_text(value, parameter, expected, position):
+    """record_function's name and args must be str: PyTorch's error (from its C++ operator
+    ``profiler::_record_function_enter_new``) otherwise."""
+    if isinstance(value, str):
+        return
+    kind = type(value).__name__
+    raise RuntimeError(
+        f"profiler::_record_function_enter_new() Expected a value of type '{expected}' for argument "
+        f"'{parameter}' but instead found type '{kind}'.\nPosition: {position}\nValue: {value!r}\n"
+        "Declaration: profiler::_record_function_enter_new(str name, str? args=None) -> "
+        "__torch__.torch.classes.profiler._RecordFunction\nCast error details: Unable to cast Python "
+        f"instance of type {type(value)} to C++ type '?' (#define PYBIND11_DETAILED_ERROR_MESSAGES or "
+        "compile in debug mode for details)")
 
 
 class profile:
@@ -165,10 +182,11 @@ class profile:
     def __exit__(self, *exc_info):
         if not self.enabled:
             return False
+        stop_ns = time.perf_counter_ns()
         _stop_collecting(self)
         # (acc_events: the events of the earlier runs are kept, after the new ones, as in PyTorch)
         kept = list(self._function_events or []) if self.acc_events else []
-        self._function_events = EventList(_events_of(self._ranges) + kept)
+        self._function_events = EventList(_events_of(self._ranges, self._start_ns, stop_ns) + kept)
         self._ranges = []
         return False
 
@@ -236,7 +254,7 @@ def _start_collecting(profile):
         # the engine runs every node through call_backward while someone watches the pass as
         # minigrad.viz does: a leaf's AccumulateGrad too, which PyTorch's profile shows
         _Profiling.engine_watch = engine.observe(_watch_nothing)
-        _Profiling.start_ns = time.perf_counter_ns()
+    profile._start_ns = time.perf_counter_ns()      # (its times count from here)
     _Profiling.profiles.append(profile)
     _Profiling.record_shapes = any(p.record_shapes for p in _Profiling.profiles)
     _Profiling.on = True
@@ -263,14 +281,15 @@ def _watch_nothing(step):
     """The engine's observer while profiling (see _start_collecting): it only needs to be there."""
 
 
-def _events_of(ranges):
-    """FunctionEvents of the ranges that ended, each under the range it ran inside."""
-    start = _Profiling.start_ns
+def _events_of(ranges, start_ns, stop_ns):
+    """FunctionEvents of the ranges, each under the range it ran inside; a range never ended
+    (a record_function entered and not left) ends when the profile stopped."""
     events = {}
-    for number, recorded in enumerate((r for r in ranges if r.end_ns is not None), start=1):
+    for number, recorded in enumerate(ranges, start=1):
+        end_ns = recorded.end_ns if recorded.end_ns is not None else stop_ns
         event = FunctionEvent(number, recorded.name, thread=1,
-                              start_us=(recorded.start_ns - start) / 1000.0,
-                              end_us=(recorded.end_ns - start) / 1000.0,
+                              start_us=(recorded.start_ns - start_ns) / 1000.0,
+                              end_us=(end_ns - start_ns) / 1000.0,
                               input_shapes=recorded.input_shapes,
                               is_user_annotation=recorded.is_user_annotation)
         parent = events.get(recorded.parent)
