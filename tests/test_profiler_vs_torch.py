@@ -473,3 +473,38 @@ def test_table_options(options):
         first_ruler = next(i for i, line in enumerate(table) if line.startswith("-"))
         tables.append(table[:first_ruler + 2])        # what comes before the rows
     assert tables[0] == tables[1]
+
+
+def memory_program(lib):
+    x = lib.randn((2, 3), requires_grad=True)
+    w = lib.randn((3, 4))
+    y = (x @ w).relu().sum()
+    y.backward()
+    z = lib.zeros(1000)
+    x.detach().add_(1)
+    del z
+
+
+def test_profile_memory_adds_pytorchs_columns_and_counts_the_results():
+    results = []
+    for lib in (minigrad, torch):
+        with lib.profiler.profile(activities=[lib.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+            memory_program(lib)
+        averages = prof.key_averages()
+        header = averages.table(sort_by="self_cpu_memory_usage", row_limit=5).split("\n")[1].split()
+        top = {e.name: e.cpu_memory_usage for e in prof.events()
+               if e.cpu_parent is None and e.name.startswith("aten::")}
+        total = {row.key: row.cpu_memory_usage for row in averages if row.key == "aten::zeros"}
+        results.append((header, top, total))
+    assert results[0] == results[1]
+    assert results[0][0][-8:] == ["CPU", "Mem", "Self", "CPU", "Mem", "#", "of", "Calls"]
+    assert results[0][1] == {"aten::randn": 48, "aten::matmul": 32, "aten::relu": 32, "aten::sum": 4,
+                             "aten::ones_like": 4, "aten::zeros": 4000, "aten::detach": 0, "aten::add_": 0}
+    row = next(line for line in profiled_table_lines(memory_program) if "aten::zeros" in line)
+    assert "3.91 KB" in row
+
+
+def profiled_table_lines(program):
+    with minigrad.autograd.profiler.profile(profile_memory=True) as prof:
+        program(minigrad)
+    return prof.key_averages().table().split("\n")

@@ -16,7 +16,7 @@ import types
 
 import numpy as np
 
-from .profiler import _Profiling, start_range
+from .profiler import _Profiling, new_memory, start_range
 
 # Python's operators, and the operation PyTorch records for each
 OPERATORS = {
@@ -172,7 +172,10 @@ def timed(function, name):
             return function(*args, **kwargs)
         opened = start_range(range_name, args, kwargs)
         try:
-            return function(*args, **kwargs)
+            result = function(*args, **kwargs)
+            if _Profiling.profile_memory:
+                opened.memory = new_memory(result, args + tuple(kwargs.values()))
+            return result
         finally:
             opened.end()
     return timed_operation

@@ -29,6 +29,9 @@ callbacks only while a profiler asks for them.
 import contextlib
 import time
 import warnings
+import weakref
+
+import numpy as np
 
 from .profiler_util import EventList, FunctionEvent, FunctionEventAvg  # noqa: F401  (PyTorch's names here)
 
@@ -41,6 +44,7 @@ class _ProfilerState:
         self.profiles = []          # the profiles collecting now (a nested one collects too)
         self.open_ranges = []       # the ranges started and not ended yet, innermost last
         self.record_shapes = False  # does some profile want the input shapes?
+        self.profile_memory = False # does some profile want the memory each operation takes?
         self.engine_watch = None    # the engine's observer while profiling (_start_collecting)
 
 
@@ -50,12 +54,13 @@ _Profiling = _ProfilerState()
 class _Range:
     """One timed range while it is being recorded (it becomes a FunctionEvent at the end)."""
 
-    __slots__ = ("name", "start_ns", "end_ns", "parent", "input_shapes", "is_user_annotation")
+    __slots__ = ("name", "start_ns", "end_ns", "parent", "input_shapes", "is_user_annotation", "memory")
 
     def __init__(self, name, input_shapes, is_user_annotation=False):
         self.name = name
         self.input_shapes = input_shapes
         self.is_user_annotation = is_user_annotation
+        self.memory = 0                              # bytes of new memory its results hold
         self.parent = _Profiling.open_ranges[-1] if _Profiling.open_ranges else None
         self.end_ns = None
         for profile in _Profiling.profiles:
@@ -93,10 +98,45 @@ def timed_call_backward(node, grads, keep_graph):
     outer = _Range(f"autograd::engine::evaluate_function: {name}", [])
     inner = start_range(name, grads)
     try:
-        return _untimed_call_backward(node, grads, keep_graph)
+        grad_inputs = _untimed_call_backward(node, grads, keep_graph)
+        if _Profiling.profile_memory:
+            inner.memory = new_memory(grad_inputs, grads)
+        return grad_inputs
     finally:
         inner.end()
         outer.end()
+
+
+# --- profile_memory: the memory an operation's results take ---------------------------------
+
+_counted = {}     # id -> weak reference, of the numpy memory already counted for some range
+
+
+def new_memory(results, inputs):
+    """The bytes of new memory that the tensors among ``results`` hold: not a view of one of
+    ``inputs``, nor memory counted already (an operation that hands on what an operation
+    inside it made: that one made it). PyTorch counts every allocation and free during the
+    operation instead (a temporary freed before the end nets out)."""
+    from .._tensor import Tensor
+    results = results if isinstance(results, (tuple, list)) else (results,)
+    of_inputs = {id(_memory_of(value)) for value in inputs if isinstance(value, Tensor)}
+    total = 0
+    for result in results:
+        if isinstance(result, Tensor):
+            memory = _memory_of(result)
+            key = id(memory)
+            if key not in of_inputs and key not in _counted:
+                _counted[key] = weakref.ref(memory, lambda _, key=key: _counted.pop(key, None))
+                total += memory.nbytes
+    return total
+
+
+def _memory_of(tensor):
+    """The numpy array that owns a tensor's memory (a view's base, followed to the end)."""
+    array = tensor._array
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 class record_function(contextlib.ContextDecorator):
@@ -146,8 +186,10 @@ class profile:
     writes them for chrome://tracing. ``record_shapes=True`` notes the input shapes too
     (``key_averages(group_by_input_shape=True)`` then keeps the shapes apart).
     ``enabled=False`` turns it into a no-op (and ``with ... as prof`` gives None, as in
-    PyTorch). PyTorch's other arguments are taken; minigrad has no device to time, and
-    ``profile_memory``, ``with_stack``, ``with_flops`` and ``with_modules`` add nothing yet.
+    PyTorch). ``profile_memory=True`` adds the columns ``CPU Mem`` and ``Self CPU Mem``: the
+    memory each operation's results newly take (see ``new_memory``). PyTorch's other arguments
+    are taken; minigrad has no device to time, and ``with_stack``, ``with_flops`` and
+    ``with_modules`` add nothing yet.
     """
 
     def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False,
@@ -165,6 +207,7 @@ class profile:
             warnings.warn("CUDA is not available, disabling CUDA profiling", UserWarning, stacklevel=2)
         self.use_device = None        # (the CPU only: no device columns in the table)
         self.record_shapes = record_shapes or with_flops
+        self.profile_memory = profile_memory
         self.acc_events = acc_events
         self.entered = False
         self._ranges = []
@@ -186,7 +229,8 @@ class profile:
         _stop_collecting(self)
         # (acc_events: the events of the earlier runs are kept, after the new ones, as in PyTorch)
         kept = list(self._function_events or []) if self.acc_events else []
-        self._function_events = EventList(_events_of(self._ranges, self._start_ns, stop_ns) + kept)
+        self._function_events = EventList(_events_of(self._ranges, self._start_ns, stop_ns) + kept,
+                                          profile_memory=self.profile_memory)
         self._ranges = []
         return False
 
@@ -204,7 +248,7 @@ class profile:
     def function_events(self):
         """Every range recorded, in the order they started (empty until the block ends)."""
         if self._function_events is None:
-            self._function_events = EventList()
+            self._function_events = EventList(profile_memory=self.profile_memory)
         return self._function_events
 
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0, group_by_overload_name=False):
@@ -257,6 +301,7 @@ def _start_collecting(profile):
     profile._start_ns = time.perf_counter_ns()      # (its times count from here)
     _Profiling.profiles.append(profile)
     _Profiling.record_shapes = any(p.record_shapes for p in _Profiling.profiles)
+    _Profiling.profile_memory = any(p.profile_memory for p in _Profiling.profiles)
     _Profiling.on = True
 
 
@@ -266,6 +311,7 @@ def _stop_collecting(profile):
     if profile in _Profiling.profiles:
         _Profiling.profiles.remove(profile)
     _Profiling.record_shapes = any(p.record_shapes for p in _Profiling.profiles)
+    _Profiling.profile_memory = any(p.profile_memory for p in _Profiling.profiles)
     if not _Profiling.profiles:
         _Profiling.on = False
         _Profiling.open_ranges = []
@@ -292,9 +338,13 @@ def _events_of(ranges, start_ns, stop_ns):
                               end_us=(end_ns - start_ns) / 1000.0,
                               input_shapes=recorded.input_shapes,
                               is_user_annotation=recorded.is_user_annotation)
+        event.self_cpu_memory_usage = event.cpu_memory_usage = recorded.memory
         parent = events.get(recorded.parent)
         if parent is not None:
             event.cpu_parent = parent
             parent.cpu_children.append(event)
         events[recorded] = event
+    for event in reversed(list(events.values())):      # (children first: they started later)
+        if event.cpu_parent is not None:
+            event.cpu_parent.cpu_memory_usage += event.cpu_memory_usage
     return list(events.values())

@@ -41,6 +41,14 @@ def _format_time(time_us):
     return f"{time_us:.3f}us"
 
 
+def _format_memory(nbytes):
+    """A number of bytes as the table prints it: B, KB, MB or GB (of 1024), 2 decimals."""
+    for unit, size in (("GB", 1024 ** 3), ("MB", 1024 ** 2), ("KB", 1024)):
+        if abs(nbytes) >= size:
+            return f"{nbytes / size:.2f} {unit}"
+    return f"{nbytes} B"
+
+
 def _format_time_share(time_us, total_time_us):
     """A time as a percentage of the whole profile's self time."""
     if total_time_us == 0:
@@ -146,6 +154,8 @@ class FunctionEventAvg(_TimesAsText):
         self.count = 0
         self.cpu_time_total = 0
         self.self_cpu_time_total = 0
+        self.cpu_memory_usage = 0
+        self.self_cpu_memory_usage = 0
         self.input_shapes = None
         self.cpu_parent = None
         self.stack = []
@@ -162,6 +172,8 @@ class FunctionEventAvg(_TimesAsText):
             self.scope = other.scope
         self.cpu_time_total += other.cpu_time_total
         self.self_cpu_time_total += other.self_cpu_time_total
+        self.cpu_memory_usage += other.cpu_memory_usage
+        self.self_cpu_memory_usage += other.self_cpu_memory_usage
         self.count += other.count
         return self
 
@@ -178,6 +190,7 @@ class EventList(list):
 
     def __init__(self, *args, use_device=None, profile_memory=False, with_flops=False):
         super().__init__(*args)
+        self._profile_memory = profile_memory     # (the table then has the memory columns)
 
     def __str__(self):
         return self.table()
@@ -194,7 +207,7 @@ class EventList(list):
         for event in self:
             key = (event.key, str(event.input_shapes)) if group_by_input_shapes else event.key
             averages[key].add(event)
-        result = EventList(averages.values())
+        result = EventList(averages.values(), profile_memory=self._profile_memory)
         for average in result:
             average.stack = []
             if not group_by_input_shapes:
@@ -217,6 +230,7 @@ class EventList(list):
         ``"cpu_time_total"``, ``"cpu_time"``, ``"count"``, ... (``cuda``/``device`` times are 0 on
         a CPU). ``row_limit`` rows at most are printed."""
         return _build_table(self, sort_by=sort_by, row_limit=row_limit, header=header,
+                            profile_memory=self._profile_memory,
                             max_name_column_width=max_name_column_width,
                             max_shapes_column_width=max_shapes_column_width,
                             top_level_events_only=top_level_events_only, time_unit=time_unit)
@@ -243,7 +257,8 @@ _SPACING = 2                      # two spaces after every column, the last one 
 
 
 def _build_table(events, sort_by=None, header=None, row_limit=100, max_name_column_width=55,
-                 max_shapes_column_width=80, top_level_events_only=False, time_unit=None):
+                 max_shapes_column_width=80, top_level_events_only=False, time_unit=None,
+                 profile_memory=False):
     """PyTorch's table: a name column (as wide as the longest name plus 4, at most
     ``max_name_column_width``; longer names are cut and end in ``...``), then right-aligned
     columns of 12 characters, an ``Input Shapes`` column when shapes were recorded, a ruler
@@ -261,7 +276,10 @@ def _build_table(events, sort_by=None, header=None, row_limit=100, max_name_colu
     if max_shapes_column_width is not None:
         shapes_width = min(shapes_width, max_shapes_column_width)
 
-    headers = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls"]
+    headers = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
+    if profile_memory:
+        headers += ["CPU Mem", "Self CPU Mem"]
+    headers.append("# of Calls")
     widths = [name_width] + [_COLUMN_WIDTH] * (len(headers) - 1)
     if has_input_shapes:
         headers.append("Input Shapes")
@@ -292,8 +310,10 @@ def _build_table(events, sort_by=None, header=None, row_limit=100, max_name_colu
                   _in_unit(event.self_cpu_time_total, time_unit),
                   _format_time_share(event.cpu_time_total, total_self_time),
                   _in_unit(event.cpu_time_total, time_unit),
-                  _in_unit(event.cpu_time, time_unit),
-                  event.count]
+                  _in_unit(event.cpu_time, time_unit)]
+        if profile_memory:
+            values += [_format_memory(event.cpu_memory_usage), _format_memory(event.self_cpu_memory_usage)]
+        values.append(event.count)
         if has_input_shapes:
             values.append(str(event.input_shapes)[:shapes_width])
         lines.append(row_format.format(*values))

@@ -142,8 +142,9 @@ class profile:
 
     ``activities`` defaults to every supported one (the CPU); ``record_shapes=True`` notes
     input shapes (``key_averages(group_by_input_shape=True)``); ``schedule`` and
-    ``on_trace_ready``: see the top of this file. ``acc_events=True`` keeps the events of
-    earlier cycles. The other arguments are taken and add nothing yet.
+    ``on_trace_ready``: see the top of this file. ``profile_memory=True`` adds the memory
+    columns; ``acc_events=True`` keeps the events of earlier cycles. The other arguments are
+    taken and add nothing yet.
     """
 
     def __init__(self, *, activities=None, schedule=None, on_trace_ready=None, record_shapes=False,
@@ -154,6 +155,7 @@ class profile:
         if ProfilerActivity.CUDA in self.activities:
             warnings.warn("CUDA is not available, disabling CUDA profiling", UserWarning, stacklevel=2)
         self.record_shapes = record_shapes
+        self.profile_memory = profile_memory
         self.acc_events = acc_events
         self.on_trace_ready = on_trace_ready
         self.record_steps = schedule is not None    # (each step in its range, only with a schedule)
@@ -209,6 +211,7 @@ class profile:
                       "current cycle will be reported. To keep events across cycles, set acc_events=True.")
         if self.profiler is None or not self.acc_events:
             self.profiler = _autograd_profiler.profile(record_shapes=self.record_shapes,
+                                                       profile_memory=self.profile_memory,
                                                        acc_events=self.acc_events)
 
     def _start_recording(self):
