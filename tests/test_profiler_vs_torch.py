@@ -508,3 +508,125 @@ def profiled_table_lines(program):
     with minigrad.autograd.profiler.profile(profile_memory=True) as prof:
         program(minigrad)
     return prof.key_averages().table().split("\n")
+
+
+# more programs whose operations both libraries call the same way
+MORE_OPERATIONS = {
+    'x[...]': lambda lib, x, t, m: x[...],
+    'x[None]': lambda lib, x, t, m: x[None],
+    'x.mT': lambda lib, x, t, m: x.mT,
+    'len': lambda lib, x, t, m: len(x),
+    'x.cpu': lambda lib, x, t, m: x.cpu(),
+    'x.to(float64)': lambda lib, x, t, m: x.to(lib.float64),
+    'x.type_as': lambda lib, x, t, m: x.type_as(t),
+    'x.contiguous nc': lambda lib, x, t, m: x.t().contiguous(),
+    'x.numel': lambda lib, x, t, m: x.numel(),
+    'x.item': lambda lib, x, t, m: t[0].item(),
+    'x.new_zeros': lambda lib, x, t, m: x.new_zeros(2),
+    'x.unbind': lambda lib, x, t, m: x.unbind(),
+    'x.split': lambda lib, x, t, m: x.split(2),
+    'x.chunk': lambda lib, x, t, m: x.chunk(2),
+    'torch.split': lambda lib, x, t, m: lib.split(x, 2),
+    'torch.norm': lambda lib, x, t, m: lib.norm(x),
+    'x.norm': lambda lib, x, t, m: x.norm(),
+    'torch.einsum': lambda lib, x, t, m: lib.einsum('ij->j', x),
+    'x.max': lambda lib, x, t, m: x.max(),
+    'x.max(0)': lambda lib, x, t, m: x.max(0),
+    'x.argmax': lambda lib, x, t, m: x.argmax(),
+    'x.std': lambda lib, x, t, m: x.std(),
+    'x.softmax': lambda lib, x, t, m: x.softmax(0),
+    'bool(m.any())': lambda lib, x, t, m: bool(m.any()),
+    'x.zero_': lambda lib, x, t, m: x.zero_(),
+    'x.uniform_': lambda lib, x, t, m: x.uniform_(),
+    'x.normal_': lambda lib, x, t, m: x.normal_(),
+    'torch.rand': lambda lib, x, t, m: lib.rand(2),
+    'torch.arange': lambda lib, x, t, m: lib.arange(3),
+    'torch.full': lambda lib, x, t, m: lib.full((2,), 1.0),
+    'torch.eye': lambda lib, x, t, m: lib.eye(2),
+    'torch.linspace': lambda lib, x, t, m: lib.linspace(0, 1, 3),
+    'torch.ones_like': lambda lib, x, t, m: lib.ones_like(x),
+    'x.repeat': lambda lib, x, t, m: x.repeat(2, 1),
+    'x.expand': lambda lib, x, t, m: t.expand(2, 4),
+    'x.flatten': lambda lib, x, t, m: x.flatten(),
+    'x.squeeze': lambda lib, x, t, m: x.squeeze(),
+    'x.unsqueeze': lambda lib, x, t, m: x.unsqueeze(0),
+    'x.permute': lambda lib, x, t, m: x.permute(1, 0),
+    'x.transpose': lambda lib, x, t, m: x.transpose(0, 1),
+    'torch.clamp': lambda lib, x, t, m: lib.clamp(x, 0, 1),
+    'x.clip': lambda lib, x, t, m: x.clip(0, 1),
+    'x.abs': lambda lib, x, t, m: x.abs(),
+    'x.log': lambda lib, x, t, m: (x+1).log(),
+    'x.sqrt': lambda lib, x, t, m: x.sqrt(),
+    'x.masked_fill': lambda lib, x, t, m: x.masked_fill(m, 1.0),
+    'torch.max2': lambda lib, x, t, m: lib.max(x, x),
+    'x.equal': lambda lib, x, t, m: x.equal(x),
+    'x.allclose': lambda lib, x, t, m: x.allclose(x),
+    'x.all': lambda lib, x, t, m: x.all(),
+    'x.any': lambda lib, x, t, m: x.any(),
+    'x.sign': lambda lib, x, t, m: x.sign(),
+    'x.var': lambda lib, x, t, m: x.var(),
+    'x.prod': lambda lib, x, t, m: x.prod(),
+    'x.cumsum': lambda lib, x, t, m: x.cumsum(0),
+    'x.gather': lambda lib, x, t, m: x.gather(0, lib.zeros(1, 4, dtype=lib.long)),
+    'x.scatter': lambda lib, x, t, m: x.scatter(0, lib.zeros(1, 4, dtype=lib.long), 1.0),
+    'x.sort': lambda lib, x, t, m: x.sort(),
+    'x.topk': lambda lib, x, t, m: x.topk(1),
+    'x.round': lambda lib, x, t, m: x.round(),
+    'x.floor': lambda lib, x, t, m: x.floor(),
+    'x.detach_': lambda lib, x, t, m: x.clone().detach_(),
+    'x.bmm': lambda lib, x, t, m: x[None].bmm(x.t()[None]),
+    'x.mm': lambda lib, x, t, m: x.mm(x.t()),
+    'x.dot': lambda lib, x, t, m: t.dot(t),
+    'x.outer': lambda lib, x, t, m: t.outer(t),
+    'x.exp_': lambda lib, x, t, m: x.exp_(),
+    'x.requires_grad_': lambda lib, x, t, m: x.clone().requires_grad_(),
+    'x.long': lambda lib, x, t, m: x.long(),
+    'x.bool': lambda lib, x, t, m: x.bool(),
+    'x.int': lambda lib, x, t, m: x.int(),
+    'torch.randint': lambda lib, x, t, m: lib.randint(0, 3, (2,)),
+    'torch.randperm': lambda lib, x, t, m: lib.randperm(3),
+    'torch.multinomial': lambda lib, x, t, m: lib.multinomial(t, 2),
+    'torch.bernoulli': lambda lib, x, t, m: lib.bernoulli(t * 0.5),
+    'torch.normal': lambda lib, x, t, m: lib.normal(0.0, 1.0, (2,)),
+    'torch.empty': lambda lib, x, t, m: lib.empty(2),
+    'torch.zeros_like': lambda lib, x, t, m: lib.zeros_like(x),
+    'torch.full_like': lambda lib, x, t, m: lib.full_like(x, 2.0),
+    'torch.randn_like': lambda lib, x, t, m: lib.randn_like(x),
+    'torch.mean': lambda lib, x, t, m: lib.mean(x),
+    'torch.sum': lambda lib, x, t, m: lib.sum(x),
+    'torch.exp': lambda lib, x, t, m: lib.exp(x),
+    'torch.tanh': lambda lib, x, t, m: lib.tanh(x),
+    'torch.flatten': lambda lib, x, t, m: lib.flatten(x),
+    'torch.reshape': lambda lib, x, t, m: lib.reshape(x, (12,)),
+    'torch.t': lambda lib, x, t, m: lib.t(x),
+    'torch.mm': lambda lib, x, t, m: lib.mm(x, x.t()),
+    'torch.addmm': lambda lib, x, t, m: lib.addmm(t, x.t(), x),
+    'torch.outer': lambda lib, x, t, m: lib.outer(t, t),
+    'torch.allclose': lambda lib, x, t, m: lib.allclose(x, x),
+    'torch.manual_seed': lambda lib, x, t, m: lib.manual_seed(0),
+}
+
+
+@pytest.mark.parametrize("label", list(MORE_OPERATIONS))
+def test_more_operations_are_named_as_in_pytorch(label):
+    names = []
+    for lib in (minigrad, torch):
+        x, t = lib.zeros(3, 4), lib.ones(4)
+        m = x > 0
+        with lib.autograd.profiler.profile() as prof:
+            MORE_OPERATIONS[label](lib, x, t, m)
+        names.append(top_level(prof))
+    assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("label", ["x[0] = 1", "x[0] = t", "x[m] = 0", "x[:, 1] = 2"])
+def test_writing_through_an_index_is_named_by_the_write(label):
+    """PyTorch records the selection, then the write; minigrad's one range is the write."""
+    names = []
+    for lib in (minigrad, torch):
+        x, t = lib.zeros(3, 4), lib.ones(4)
+        m = x > 0
+        with lib.autograd.profiler.profile() as prof:
+            exec(label, {"x": x, "t": t, "m": m})
+        names.append(top_level(prof))
+    assert names[0] == names[1][-1:]

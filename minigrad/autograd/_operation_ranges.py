@@ -35,19 +35,21 @@ OPERATORS = {
     "__lshift__": "__lshift__", "__ilshift__": "__ilshift__",
     "__rshift__": "__rshift__", "__irshift__": "__irshift__",
     "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
+    # Python's conversions and loops
+    "__float__": "item", "__int__": "item", "__bool__": "is_nonzero",
 }
 
-# tensor methods PyTorch records under another operation's name
-METHOD_NAMES = {"float": "to", "double": "to", "half": "to", "int": "to", "long": "to",
+# methods and torch functions PyTorch records under another operation's name
+OTHER_NAMES = {"float": "to", "double": "to", "half": "to", "int": "to", "long": "to",
                 "short": "to", "char": "to", "byte": "to", "bool": "to", "cpu": "to", "cuda": "to",
-                "clip": "clamp", "clip_": "clamp_"}
+                "norm": "linalg_vector_norm"}
 
 # tensor methods that are no operation for PyTorch's profiler: questions about the tensor,
 # conversions to Python and numpy, autograd's own methods
 NOT_OPERATIONS = {
     "size", "dim", "ndimension", "stride", "numel", "nelement", "element_size", "storage_offset",
     "data_ptr", "get_device", "tolist", "numpy", "backward", "retain_grad", "requires_grad_",
-    "contiguous", "type", "apply_", "map_", "map2_", "share_memory_", "pin_memory", "dim_order",
+    "type", "apply_", "map_", "map2_", "share_memory_", "pin_memory", "dim_order",
     "has_names", "untyped_storage", "storage", "nbytes", "itemsize", "new",
 }
 NOT_OPERATION_PREFIXES = ("is_", "register_", "_")
@@ -102,6 +104,29 @@ def indexing_name(args):
     return "aten::alias"
 
 
+def writing_name(args):
+    """``x[index] = value``: the operation that writes, ``aten::fill_`` for a number,
+    ``aten::copy_`` for a tensor, ``aten::index_put_`` where the index holds a list, tensor or
+    mask (PyTorch first records the selection of the part written, as for ``x[index]``)."""
+    from .._tensor import Tensor
+    if indexing_name(args) == "aten::index":
+        return "aten::index_put_"
+    return "aten::copy_" if len(args) > 2 and isinstance(args[2], Tensor) else "aten::fill_"
+
+
+def contiguous_name(args):
+    """``x.contiguous()``: an operation (a copy) only for a tensor that is not contiguous yet."""
+    return None if args[0].is_contiguous() else "aten::contiguous"
+
+
+# functions that give the name of the operation from the arguments of the call
+NAMED_BY_THEIR_ARGUMENTS = {"__getitem__": indexing_name, "__setitem__": writing_name,
+                            "contiguous": contiguous_name}
+
+# properties that are operations: x.T, x.mT
+PROPERTIES = {"T": "aten::numpy_T", "mT": "aten::mT"}
+
+
 def _is_function(value):
     """A Python function: a method when it sits in a class, as its timed version will be
     (a built-in function or a partial would not take ``self``, so neither is swapped)."""
@@ -119,15 +144,15 @@ def doors():
     for name, value in vars(Tensor).items():
         if name in OPERATORS:
             found.append((Tensor, name, "aten::" + OPERATORS[name]))
-        elif name == "__getitem__":
-            found.append((Tensor, name, indexing_name))
+        elif name in NAMED_BY_THEIR_ARGUMENTS:
+            found.append((Tensor, name, NAMED_BY_THEIR_ARGUMENTS[name]))
         elif _is_function(value) and name not in NOT_OPERATIONS \
                 and not name.startswith(NOT_OPERATION_PREFIXES):
-            found.append((Tensor, name, "aten::" + METHOD_NAMES.get(name, name)))
+            found.append((Tensor, name, "aten::" + OTHER_NAMES.get(name, name)))
     for name, value in vars(minigrad).items():
         if _is_function(value) and name not in NOT_TORCH_OPERATIONS \
                 and not name.startswith(NOT_TORCH_OPERATION_PREFIXES):
-            found.append((minigrad, name, "aten::" + name))
+            found.append((minigrad, name, "aten::" + OTHER_NAMES.get(name, name)))
     for name, aten_name in FUNCTIONAL_OPERATIONS.items():
         if _is_function(getattr(functional, name, None)):
             found.append((functional, name, "aten::" + aten_name))
@@ -146,10 +171,11 @@ def swap_in():
         original = vars(owner)[attribute]
         _originals.append((owner, attribute, original))
         setattr(owner, attribute, timed(original, name))
-    # x.T (a property): PyTorch records it as numpy_T
-    original = vars(Tensor)["T"]
-    _originals.append((Tensor, "T", original))
-    Tensor.T = property(timed(original.fget, "aten::numpy_T"), original.fset, original.fdel, original.__doc__)
+    for attribute, name in PROPERTIES.items():       # (the property's getter is timed)
+        original = vars(Tensor)[attribute]
+        _originals.append((Tensor, attribute, original))
+        setattr(Tensor, attribute, property(timed(original.fget, name), original.fset, original.fdel,
+                                            original.__doc__))
 
 
 def swap_out():
@@ -160,7 +186,8 @@ def swap_out():
 
 
 def timed(function, name):
-    """``function`` inside a range named ``name`` (or ``name(args)``, when it depends on them).
+    """``function`` inside a range named ``name`` (or ``name(args)``, when it depends on them;
+    None: no operation this time).
 
     A call made inside a range of the same name is not timed again: ``torch.sum(x)`` that calls
     ``x.sum()`` is one operation reached through two doors."""
@@ -168,7 +195,7 @@ def timed(function, name):
     def timed_operation(*args, **kwargs):
         range_name = name if type(name) is str else name(args)
         open_ranges = _Profiling.open_ranges
-        if not _Profiling.on or (open_ranges and open_ranges[-1].name == range_name):
+        if not _Profiling.on or range_name is None or (open_ranges and open_ranges[-1].name == range_name):
             return function(*args, **kwargs)
         opened = start_range(range_name, args, kwargs)
         try:
