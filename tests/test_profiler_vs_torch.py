@@ -630,3 +630,44 @@ def test_writing_through_an_index_is_named_by_the_write(label):
             exec(label, {"x": x, "t": t, "m": m})
         names.append(top_level(prof))
     assert names[0] == names[1][-1:]
+
+
+def small_network(lib):
+    """A small convolutional network, its loss and optimiser (made before any profile)."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(inplace=True),
+                          nn.MaxPool2d(2), nn.Conv2d(4, 4, 3), nn.ReLU(), nn.AdaptiveAvgPool2d((1, 1)),
+                          nn.Flatten(), nn.Dropout(0.5), nn.Linear(4, 3), nn.LogSoftmax(dim=1))
+    x, target = lib.randn(2, 3, 8, 8), lib.tensor([0, 2])
+    loss_fn, optimizer = nn.NLLLoss(), lib.optim.SGD(model.parameters(), lr=0.1)
+    loss_fn(model(x), target).backward()
+    return model, x, target, loss_fn, optimizer
+
+
+NETWORK_PROGRAMS = {
+    "forward": lambda lib, model, x, target, loss_fn, optimizer: model(x),
+    "eval": lambda lib, model, x, target, loss_fn, optimizer: (model.eval(), model(x), model.train()),
+    "backward": lambda lib, model, x, target, loss_fn, optimizer: loss_fn(model(x), target).backward(),
+    "zero_grad": lambda lib, model, x, target, loss_fn, optimizer: optimizer.zero_grad(),
+    "step": lambda lib, model, x, target, loss_fn, optimizer: (
+        loss_fn(model(x), target).backward(), optimizer.step()),
+    "cross_entropy": lambda lib, model, x, target, loss_fn, optimizer: lib.nn.CrossEntropyLoss()(model(x), target),
+    "activations": lambda lib, model, x, target, loss_fn, optimizer: (
+        lib.nn.GELU()(x), lib.nn.Tanh()(x), lib.nn.Sigmoid()(x), lib.nn.Softmax(dim=1)(x),
+        lib.nn.LeakyReLU(0.1, inplace=True)(x.clone()), lib.nn.functional.elu(x.clone(), inplace=True)),
+}
+
+
+@pytest.mark.parametrize("label", list(NETWORK_PROGRAMS))
+def test_a_network_records_what_pytorch_records(label):
+    results = []
+    for lib in (minigrad, torch):
+        parts = small_network(lib)
+        with lib.profiler.profile() as prof:
+            NETWORK_PROGRAMS[label](lib, *parts)
+        optimizer_ranges = {e.name: e.is_user_annotation for e in prof.events() if e.name.startswith("Optimizer.")}
+        results.append((top_level_of(prof.events()), optimizer_ranges))
+    assert results[0] == results[1]
+    if label == "step":
+        assert results[0][1] == {"Optimizer.step#SGD.step": True}

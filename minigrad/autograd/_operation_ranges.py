@@ -12,6 +12,7 @@ backward formula is written with, say) are timed too, as PyTorch times the opera
 kernels call: they show up inside the range of the operation or node that called them.
 """
 import functools
+import inspect
 import types
 
 import numpy as np
@@ -83,7 +84,7 @@ FUNCTIONAL_OPERATIONS = {
 }
 
 
-def indexing_name(args):
+def indexing_name(args, kwargs=None):
     """``x[index]``: PyTorch records the operation the index asks for: ``aten::select`` for a
     number, ``aten::slice`` for a range, ``aten::index`` for a list, tensor or mask (the first
     such part of a tuple names it)."""
@@ -104,7 +105,7 @@ def indexing_name(args):
     return "aten::alias"
 
 
-def writing_name(args):
+def writing_name(args, kwargs):
     """``x[index] = value``: the operation that writes, ``aten::fill_`` for a number,
     ``aten::copy_`` for a tensor, ``aten::index_put_`` where the index holds a list, tensor or
     mask (PyTorch first records the selection of the part written, as for ``x[index]``)."""
@@ -114,9 +115,18 @@ def writing_name(args):
     return "aten::copy_" if len(args) > 2 and isinstance(args[2], Tensor) else "aten::fill_"
 
 
-def contiguous_name(args):
+def contiguous_name(args, kwargs):
     """``x.contiguous()``: an operation (a copy) only for a tensor that is not contiguous yet."""
     return None if args[0].is_contiguous() else "aten::contiguous"
+
+
+def in_place_name(name, position):
+    """``F.relu(x, inplace=True)`` is ``aten::relu_``: the name of a function that takes
+    ``inplace`` (as argument number ``position``), as the call asks."""
+    def named(args, kwargs):
+        in_place = kwargs.get("inplace", args[position] if len(args) > position else False)
+        return f"aten::{name}_" if in_place else f"aten::{name}"
+    return named
 
 
 # functions that give the name of the operation from the arguments of the call
@@ -154,8 +164,11 @@ def doors():
                 and not name.startswith(NOT_TORCH_OPERATION_PREFIXES):
             found.append((minigrad, name, "aten::" + OTHER_NAMES.get(name, name)))
     for name, aten_name in FUNCTIONAL_OPERATIONS.items():
-        if _is_function(getattr(functional, name, None)):
-            found.append((functional, name, "aten::" + aten_name))
+        function = getattr(functional, name, None)
+        if _is_function(function):
+            parameters = list(inspect.signature(function).parameters)
+            found.append((functional, name, in_place_name(aten_name, parameters.index("inplace"))
+                          if "inplace" in parameters else "aten::" + aten_name))
     # the starting gradient of backward() on a scalar: PyTorch makes it with ones_like
     found.append((autograd, "_implicit_gradient", "aten::ones_like"))
     return tuple(found)
@@ -176,6 +189,37 @@ def swap_in():
         _originals.append((Tensor, attribute, original))
         setattr(Tensor, attribute, property(timed(original.fget, name), original.fset, original.fdel,
                                             original.__doc__))
+    for optimizer, method in optimizer_methods():
+        original = vars(optimizer)[method]
+        _originals.append((optimizer, method, original))
+        setattr(optimizer, method, in_optimizer_range(original, method))
+
+
+def optimizer_methods():
+    """(class, method) for the ``step`` and ``zero_grad`` of every optimizer class, those a
+    program defines included (looked for at each start, as one may be defined since)."""
+    from ..optim.optimizer import Optimizer
+    classes, found = [Optimizer], []
+    while classes:
+        optimizer = classes.pop()
+        classes += optimizer.__subclasses__()
+        found += [(optimizer, method) for method in ("step", "zero_grad")
+                  if _is_function(vars(optimizer).get(method))]
+    return found
+
+
+def in_optimizer_range(method, method_name):
+    """An optimizer's ``step`` or ``zero_grad`` inside the range PyTorch's optimizers open for
+    it, as a ``record_function``: ``Optimizer.step#SGD.step``."""
+    from .profiler import record_function
+
+    @functools.wraps(method)
+    def recorded(self, *args, **kwargs):
+        if not _Profiling.on:
+            return method(self, *args, **kwargs)
+        with record_function(f"Optimizer.{method_name}#{type(self).__name__}.{method_name}"):
+            return method(self, *args, **kwargs)
+    return recorded
 
 
 def swap_out():
@@ -193,7 +237,7 @@ def timed(function, name):
     ``x.sum()`` is one operation reached through two doors."""
     @functools.wraps(function)
     def timed_operation(*args, **kwargs):
-        range_name = name if type(name) is str else name(args)
+        range_name = name if type(name) is str else name(args, kwargs)
         open_ranges = _Profiling.open_ranges
         if not _Profiling.on or range_name is None or (open_ranges and open_ranges[-1].name == range_name):
             return function(*args, **kwargs)
