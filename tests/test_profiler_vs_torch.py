@@ -671,3 +671,80 @@ def test_a_network_records_what_pytorch_records(label):
     assert results[0] == results[1]
     if label == "step":
         assert results[0][1] == {"Optimizer.step#SGD.step": True}
+
+
+# operators, properties, linalg and special, and functions PyTorch writes in Python
+STILL_MORE_OPERATIONS = {
+    'm&m': lambda lib, m, i, x: m & m,
+    'm|m': lambda lib, m, i, x: m | m,
+    'm^m': lambda lib, m, i, x: m ^ m,
+    '~m': lambda lib, m, i, x: ~m,
+    'i<<1': lambda lib, m, i, x: i << 1,
+    'i>>1': lambda lib, m, i, x: i >> 1,
+    '1<<i': lambda lib, m, i, x: 1 << i,
+    'm&=m': lambda lib, m, i, x: m.clone().__iand__(m),
+    'x**x': lambda lib, m, i, x: x ** x,
+    '2%x': lambda lib, m, i, x: 2 % x,
+    '2//x': lambda lib, m, i, x: 2 // x,
+    'x-=1': lambda lib, m, i, x: x.clone().__isub__(1),
+    'x/=2': lambda lib, m, i, x: x.clone().__itruediv__(2),
+    'x**=2': lambda lib, m, i, x: x.clone().__ipow__(2),
+    'int(x[0])': lambda lib, m, i, x: int(x[0]),
+    'x.H': lambda lib, m, i, x: lib.ones(2, 2).H,
+    'x.mH': lambda lib, m, i, x: lib.ones(2, 2).mH,
+    'x.data': lambda lib, m, i, x: x.data,
+    'x.grad': lambda lib, m, i, x: x.grad,
+    'x.real': lambda lib, m, i, x: x.real,
+    'x.new_ones': lambda lib, m, i, x: x.new_ones(2),
+    'x.new_empty': lambda lib, m, i, x: x.new_empty(2),
+    'x.index': lambda lib, m, i, x: x.clone().index_put_((i,), x),
+    'x.masked_fill_': lambda lib, m, i, x: x.clone().masked_fill_(m, 0.0),
+    'x.fill_': lambda lib, m, i, x: x.clone().fill_(2),
+    'x.copy_': lambda lib, m, i, x: x.clone().copy_(x),
+    'x.view_as': lambda lib, m, i, x: x.view_as(x),
+    'x.expand_as': lambda lib, m, i, x: x.expand_as(x),
+    'x.reshape_as': lambda lib, m, i, x: x.reshape_as(x),
+    'x.type_as': lambda lib, m, i, x: x.type_as(i),
+    'x.to(i)': lambda lib, m, i, x: x.to(i),
+    'x.is_contiguous': lambda lib, m, i, x: x.is_contiguous(),
+    'x.dim': lambda lib, m, i, x: x.dim(),
+    'x.nonzero': lambda lib, m, i, x: x.nonzero(),
+    'x.where': lambda lib, m, i, x: x.where(m, 0.0),
+    'torch.where1': lambda lib, m, i, x: lib.where(m),
+    'torch.numel': lambda lib, m, i, x: lib.numel(x),
+    'torch.broadcast_tensors': lambda lib, m, i, x: lib.broadcast_tensors(x, x),
+    'torch.chunk': lambda lib, m, i, x: lib.chunk(x, 3),
+    'torch.unbind': lambda lib, m, i, x: lib.unbind(x),
+    'torch.meshgrid': lambda lib, m, i, x: lib.meshgrid(x, x, indexing='ij'),
+    'torch.einsum': lambda lib, m, i, x: lib.einsum('i,i->', x, x),
+    'torch.tensordot': lambda lib, m, i, x: lib.tensordot(x, x, dims=1),
+    'torch.cdist': lambda lib, m, i, x: lib.cdist(x[None], x[None]),
+    'torch.unique': lambda lib, m, i, x: lib.unique(i),
+    'torch.lerp': lambda lib, m, i, x: lib.lerp(x, x, 0.5),
+    'torch.std_mean': lambda lib, m, i, x: lib.std_mean(x),
+    'torch.softmax': lambda lib, m, i, x: lib.softmax(x, 0),
+    'torch.log_softmax': lambda lib, m, i, x: lib.log_softmax(x, 0),
+    'torch.dropout': lambda lib, m, i, x: lib.dropout(x, 0.5, True),
+    'torch.isclose': lambda lib, m, i, x: lib.isclose(x, x),
+    'torch.all': lambda lib, m, i, x: lib.all(m),
+    'torch.cumsum': lambda lib, m, i, x: lib.cumsum(x, 0),
+    'torch.diag': lambda lib, m, i, x: lib.diag(x),
+    'torch.linalg.norm': lambda lib, m, i, x: lib.linalg.norm(x),
+    'torch.linalg.inv': lambda lib, m, i, x: lib.linalg.inv(lib.eye(2)),
+    'torch.det': lambda lib, m, i, x: lib.det(lib.eye(2)),
+    'torch.special.expit': lambda lib, m, i, x: lib.special.expit(x),
+    'torch.sqrt': lambda lib, m, i, x: lib.sqrt(x),
+    'x.sqrt_': lambda lib, m, i, x: x.clone().sqrt_(),
+    'x.detach_': lambda lib, m, i, x: x.detach(),
+}
+
+
+@pytest.mark.parametrize("label", list(STILL_MORE_OPERATIONS))
+def test_still_more_operations_are_named_as_in_pytorch(label):
+    names = []
+    for lib in (minigrad, torch):
+        m, i, x = lib.zeros(3) > 0, lib.arange(3), lib.ones(3)
+        with lib.autograd.profiler.profile() as prof:
+            STILL_MORE_OPERATIONS[label](lib, m, i, x)
+        names.append(top_level(prof))
+    assert names[0] == names[1]

@@ -1,8 +1,8 @@
 """Which calls the profiler times as operations, under which PyTorch names (profiler.py).
 
 A program reaches an operation through one of its doors: an operator (``x ** 2``), a tensor
-method (``x.sum()``), a function of ``torch`` (``torch.sum(x)``) or of ``torch.nn.functional``
-(``F.relu(x)``). While a profiler is on, ``swap_in`` replaces each door by a version that
+method (``x.sum()``), a function of ``torch`` (``torch.sum(x)``), of ``torch.nn.functional``
+(``F.relu(x)``), ``torch.linalg`` or ``torch.special``. While a profiler is on, ``swap_in`` replaces each door by a version that
 opens a range around the call, named as PyTorch's profiler names that operation
 (``aten::pow``, ``aten::sum``, ``aten::relu``); ``swap_out`` puts the originals back, so that
 a program without a profiler runs exactly the code it always runs.
@@ -33,8 +33,8 @@ OPERATORS = {
     "__and__": "__and__", "__rand__": "__and__", "__iand__": "__iand__",
     "__or__": "__or__", "__ror__": "__or__", "__ior__": "__ior__",
     "__xor__": "__xor__", "__rxor__": "__xor__", "__ixor__": "__ixor__",
-    "__lshift__": "__lshift__", "__ilshift__": "__ilshift__",
-    "__rshift__": "__rshift__", "__irshift__": "__irshift__",
+    "__lshift__": "__lshift__", "__rlshift__": "bitwise_left_shift", "__ilshift__": "__ilshift__",
+    "__rshift__": "__rshift__", "__rrshift__": "bitwise_right_shift", "__irshift__": "__irshift__",
     "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt", "__ge__": "ge",
     # Python's conversions and loops
     "__float__": "item", "__int__": "item", "__bool__": "is_nonzero",
@@ -43,7 +43,7 @@ OPERATORS = {
 # methods and torch functions PyTorch records under another operation's name
 OTHER_NAMES = {"float": "to", "double": "to", "half": "to", "int": "to", "long": "to",
                 "short": "to", "char": "to", "byte": "to", "bool": "to", "cpu": "to", "cuda": "to",
-                "norm": "linalg_vector_norm"}
+                "norm": "linalg_vector_norm", "unique": "_unique2"}
 
 # tensor methods that are no operation for PyTorch's profiler: questions about the tensor,
 # conversions to Python and numpy, autograd's own methods
@@ -51,7 +51,7 @@ NOT_OPERATIONS = {
     "size", "dim", "ndimension", "stride", "numel", "nelement", "element_size", "storage_offset",
     "data_ptr", "get_device", "tolist", "numpy", "backward", "retain_grad", "requires_grad_",
     "type", "apply_", "map_", "map2_", "share_memory_", "pin_memory", "dim_order",
-    "has_names", "untyped_storage", "storage", "nbytes", "itemsize", "new",
+    "has_names", "untyped_storage", "storage", "nbytes", "itemsize", "new", "new_tensor",
 }
 NOT_OPERATION_PREFIXES = ("is_", "register_", "_")
 
@@ -133,8 +133,9 @@ def in_place_name(name, position):
 NAMED_BY_THEIR_ARGUMENTS = {"__getitem__": indexing_name, "__setitem__": writing_name,
                             "contiguous": contiguous_name}
 
-# properties that are operations: x.T, x.mT
-PROPERTIES = {"T": "aten::numpy_T", "mT": "aten::mT"}
+# properties that are operations: x.T, x.mT, ...
+PROPERTIES = {"T": "aten::numpy_T", "mT": "aten::mT", "H": "aten::matrix_H", "mH": "aten::mH",
+              "real": "aten::real"}
 
 
 def _is_function(value):
@@ -147,17 +148,18 @@ def _is_function(value):
 def doors():
     """(owner, attribute, PyTorch's name of the operation) for every door into an operation."""
     import minigrad
-    from .. import autograd
+    from .. import autograd, linalg, special
     from .._tensor import Tensor
     from ..nn import functional
     found = []
     for name, value in vars(Tensor).items():
+        if not _is_function(value):
+            continue
         if name in OPERATORS:
             found.append((Tensor, name, "aten::" + OPERATORS[name]))
         elif name in NAMED_BY_THEIR_ARGUMENTS:
             found.append((Tensor, name, NAMED_BY_THEIR_ARGUMENTS[name]))
-        elif _is_function(value) and name not in NOT_OPERATIONS \
-                and not name.startswith(NOT_OPERATION_PREFIXES):
+        elif name not in NOT_OPERATIONS and not name.startswith(NOT_OPERATION_PREFIXES):
             found.append((Tensor, name, "aten::" + OTHER_NAMES.get(name, name)))
     for name, value in vars(minigrad).items():
         if _is_function(value) and name not in NOT_TORCH_OPERATIONS \
@@ -169,6 +171,9 @@ def doors():
             parameters = list(inspect.signature(function).parameters)
             found.append((functional, name, in_place_name(aten_name, parameters.index("inplace"))
                           if "inplace" in parameters else "aten::" + aten_name))
+    for module, prefix in ((linalg, "linalg_"), (special, "special_")):    # (linalg.inv: linalg_inv)
+        found += [(module, name, f"aten::{prefix}{name}") for name, value in vars(module).items()
+                  if _is_function(value) and not name.startswith("_")]
     # the starting gradient of backward() on a scalar: PyTorch makes it with ones_like
     found.append((autograd, "_implicit_gradient", "aten::ones_like"))
     return tuple(found)
@@ -230,8 +235,8 @@ def swap_out():
 
 
 def timed(function, name):
-    """``function`` inside a range named ``name`` (or ``name(args)``, when it depends on them;
-    None: no operation this time).
+    """``function`` inside a range named ``name`` (or ``name(args, kwargs)``, when it depends on
+    the call; None: no operation this time).
 
     A call made inside a range of the same name is not timed again: ``torch.sum(x)`` that calls
     ``x.sum()`` is one operation reached through two doors."""
