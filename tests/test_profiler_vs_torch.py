@@ -748,3 +748,24 @@ def test_still_more_operations_are_named_as_in_pytorch(label):
             STILL_MORE_OPERATIONS[label](lib, m, i, x)
         names.append(top_level(prof))
     assert names[0] == names[1]
+
+
+def test_a_custom_function_is_a_range_of_its_name():
+    results = []
+    for lib in (minigrad, torch):
+        class Square(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 2 * x * grad
+        x = lib.ones(3, requires_grad=True)
+        with lib.autograd.profiler.profile() as prof:
+            Square.apply(x).sum().backward()
+        results.append((top_level(prof), children(prof, "Square"), children(prof, "SquareBackward")))
+    assert results[0] == results[1]
+    assert results[0][1] == [["aten::mul"]] and results[0][2] == [["aten::mul", "aten::mul"]]
