@@ -82,7 +82,15 @@ def input_shapes(args, kwargs=None):
     shape as a list, ``[]`` for anything else."""
     from .._tensor import Tensor
     values = list(args) + (list(kwargs.values()) if kwargs else [])
-    return [list(value._array.shape) if isinstance(value, Tensor) else [] for value in values]
+    return [list(_array_of(value).shape) if isinstance(value, Tensor) else [] for value in values]
+
+
+def _array_of(tensor):
+    """A tensor's numpy array; inside vmap, a batched tensor's is its whole batch's."""
+    from ..func._batched_tensor import BatchedTensor
+    while isinstance(tensor, BatchedTensor):
+        tensor = tensor._value
+    return tensor._array
 
 
 def start_range(name, args=(), kwargs=None):
@@ -125,7 +133,9 @@ def new_memory(results, inputs):
         if isinstance(result, Tensor):
             memory = _memory_of(result)
             key = id(memory)
-            if key not in of_inputs and key not in _counted:
+            if not isinstance(memory, np.ndarray):      # (a numpy scalar: always new)
+                total += memory.nbytes
+            elif key not in of_inputs and key not in _counted:
                 _counted[key] = weakref.ref(memory, lambda _, key=key: _counted.pop(key, None))
                 total += memory.nbytes
     return total
@@ -133,8 +143,8 @@ def new_memory(results, inputs):
 
 def _memory_of(tensor):
     """The numpy array that owns a tensor's memory (a view's base, followed to the end)."""
-    array = tensor._array
-    while isinstance(array.base, np.ndarray):
+    array = _array_of(tensor)
+    while isinstance(getattr(array, "base", None), np.ndarray):
         array = array.base
     return array
 
