@@ -769,3 +769,14 @@ def test_a_custom_function_is_a_range_of_its_name():
         results.append((top_level(prof), children(prof, "Square"), children(prof, "SquareBackward")))
     assert results[0] == results[1]
     assert results[0][1] == [["aten::mul"]] and results[0][2] == [["aten::mul", "aten::mul"]]
+
+
+def test_export_stacks(tmp_path):
+    for lib in (minigrad, torch):
+        x = lib.ones(2)
+        with lib.profiler.profile() as prof:
+            x.exp()
+        with pytest.raises(AssertionError, match=r"^export_stacks\(\) requires with_stack=True$"):
+            prof.export_stacks(str(tmp_path / "a.txt"))
+        with pytest.raises(ValueError, match=r"^metric should be one of: \['self_cpu_time_total', "):
+            prof.events().export_stacks(str(tmp_path / "b.txt"), "cpu_time_total")

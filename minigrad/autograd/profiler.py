@@ -218,6 +218,7 @@ class profile:
         self.use_device = None        # (the CPU only: no device columns in the table)
         self.record_shapes = record_shapes or with_flops
         self.profile_memory = profile_memory
+        self.with_stack = with_stack
         self.acc_events = acc_events
         self.entered = False
         self._ranges = []
@@ -282,6 +283,13 @@ class profile:
     def self_cpu_time_total(self):
         """The self times of all ranges added up: the time the profile saw, in microseconds."""
         return self.function_events.self_cpu_time_total
+
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        """The events' Python stacks for flame graphs (only with ``with_stack=True``; minigrad
+        records no stacks yet, so the file is empty)."""
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
+        self.function_events.export_stacks(path, metric)
 
     def export_chrome_trace(self, path, metadata=None, use_python_export=False):
         """Write the ranges to ``path`` as a Chrome trace (``{"traceEvents": [...]}``): open it in

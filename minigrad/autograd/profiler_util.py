@@ -235,11 +235,34 @@ class EventList(list):
                             max_shapes_column_width=max_shapes_column_width,
                             top_level_events_only=top_level_events_only, time_unit=time_unit)
 
+    def export_stacks(self, path, metric):
+        """Write the events' Python stacks to ``path`` for flame graphs (see _export_stacks)."""
+        _export_stacks(self, path, metric)
+
     def export_chrome_trace(self, path):
         """Write the events to ``path`` in the Chrome trace format: open it in chrome://tracing
         or https://ui.perfetto.dev to see every range on a time line."""
         with open(path, "w") as file:
             json.dump(_trace_events(self), file)
+
+
+_STACK_METRICS = ["self_cpu_time_total", "self_cuda_time_total", "self_xpu_time_total",
+                  "self_privateuse1_time_total"]
+
+
+def _export_stacks(events, path, metric):
+    """Write one line per event that has a Python stack, for flame graphs: the stack's frames
+    (outermost first, joined by ``;``) and the event's ``metric``. minigrad records no stacks
+    yet, so the file is empty (as PyTorch's is for the operations it records)."""
+    if metric not in _STACK_METRICS:
+        raise ValueError("metric should be one of: " + str(_STACK_METRICS))
+    with open(path, "w") as file:
+        for event in events:
+            if event.stack:
+                value = int(getattr(event, metric.replace("cuda", "device").replace("xpu", "device")
+                                    .replace("privateuse1", "device")))
+                if value > 0:
+                    file.write(";".join(reversed(event.stack)) + f" {value}\n")
 
 
 def _trace_events(events):

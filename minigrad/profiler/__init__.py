@@ -156,6 +156,7 @@ class profile:
             warnings.warn("CUDA is not available, disabling CUDA profiling", UserWarning, stacklevel=2)
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
+        self.with_stack = with_stack
         self.acc_events = acc_events
         self.on_trace_ready = on_trace_ready
         self.record_steps = schedule is not None    # (each step in its range, only with a schedule)
@@ -212,6 +213,7 @@ class profile:
         if self.profiler is None or not self.acc_events:
             self.profiler = _autograd_profiler.profile(record_shapes=self.record_shapes,
                                                        profile_memory=self.profile_memory,
+                                                       with_stack=self.with_stack,
                                                        acc_events=self.acc_events)
 
     def _start_recording(self):
@@ -246,6 +248,10 @@ class profile:
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0, group_by_overload_name=False):
         """One row per name (and input shapes, with ``group_by_input_shape``)."""
         return self.profiler.key_averages(group_by_input_shape, group_by_stack_n, group_by_overload_name)
+
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        """The events' Python stacks for flame graphs (see the autograd profiler's)."""
+        return self.profiler.export_stacks(path, metric)
 
     def export_chrome_trace(self, path, use_python_export=False):
         """Write the ranges to ``path`` as a Chrome trace (chrome://tracing, ui.perfetto.dev)."""
