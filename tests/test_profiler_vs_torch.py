@@ -264,7 +264,8 @@ def test_profiler_activity_and_names():
     assert str(mine.CPU) == str(theirs.CPU) == "ProfilerActivity.CPU"
     assert minigrad.profiler.supported_activities() == {mine.CPU}
     assert minigrad.profiler.record_function is minigrad.autograd.profiler.record_function
-    for name in ("profile", "record_function", "EventList", "FunctionEvent"):
+    assert minigrad.autograd.profiler.ProfilerActivity is mine
+    for name in ("profile", "record_function", "EventList", "FunctionEvent", "ProfilerActivity", "DeviceType"):
         assert hasattr(minigrad.autograd.profiler, name) and hasattr(torch.autograd.profiler, name)
     for name in ("profile", "record_function", "ProfilerActivity", "supported_activities"):
         assert hasattr(minigrad.profiler, name) and hasattr(torch.profiler, name)

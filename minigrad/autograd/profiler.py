@@ -33,7 +33,8 @@ import weakref
 
 import numpy as np
 
-from .profiler_util import EventList, FunctionEvent, FunctionEventAvg  # noqa: F401  (PyTorch's names here)
+from .profiler_util import (  # noqa: F401  (PyTorch's names here)
+    DeviceType, EventList, FunctionEvent, FunctionEventAvg, ProfilerActivity)
 
 
 class _ProfilerState:

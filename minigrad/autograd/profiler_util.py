@@ -5,6 +5,7 @@
 * ``FunctionEventAvg`` - all the events of one name added up (``# of Calls``, total times)
 * ``EventList``        - a list of either, with ``key_averages()``, ``table()``,
                          ``total_average()`` and ``export_chrome_trace()``
+* ``ProfilerActivity``, ``DeviceType`` - what can be timed, where an event ran (the CPU)
 
 Times are in microseconds, as in PyTorch. An event's *total* time runs from its start to its
 end; its *self* time is what is left after taking away its children's totals: the time spent
@@ -18,6 +19,20 @@ from collections import defaultdict
 class DeviceType(enum.Enum):
     """Where an event ran. minigrad computes on the CPU only."""
     CPU = 0
+
+
+class ProfilerActivity(enum.Enum):
+    """What a profiler can time: ``CPU`` (operations on the processor). The others name
+    accelerators, which minigrad does not have."""
+    CPU = 0
+    XPU = 1
+    MTIA = 4
+    CUDA = 2
+    HPU = 3
+    PrivateUse1 = 5
+
+    def __str__(self):
+        return f"ProfilerActivity.{self.name}"
 
 
 class Interval:

@@ -20,21 +20,7 @@ import warnings
 from .._warnings import warn_once
 from ..autograd import profiler as _autograd_profiler
 from ..autograd.profiler import record_function  # noqa: F401
-from ..autograd.profiler_util import DeviceType  # noqa: F401
-
-
-class ProfilerActivity(enum.Enum):
-    """What a profiler can time: ``CPU`` (operations on the processor). The others name
-    accelerators, which minigrad does not have."""
-    CPU = 0
-    XPU = 1
-    MTIA = 4
-    CUDA = 2
-    HPU = 3
-    PrivateUse1 = 5
-
-    def __str__(self):
-        return f"ProfilerActivity.{self.name}"
+from ..autograd.profiler_util import DeviceType, ProfilerActivity  # noqa: F401
 
 
 def supported_activities():
