@@ -781,3 +781,21 @@ def test_export_stacks(tmp_path):
             prof.export_stacks(str(tmp_path / "a.txt"))
         with pytest.raises(ValueError, match=r"^metric should be one of: \['self_cpu_time_total', "):
             prof.events().export_stacks(str(tmp_path / "b.txt"), "cpu_time_total")
+
+
+def test_events_print_as_pytorchs():
+    shown = []
+    for lib in (minigrad, torch):
+        x = lib.ones(2)
+        with lib.autograd.profiler.profile() as prof:
+            x.exp()
+        event, average = prof.function_events[0], prof.key_averages()[0]
+        # (the times and the start and end differ: replaced by their names; minigrad numbers
+        # no operation, as PyTorch numbers the operations autograd sees)
+        times = {event.cpu_time_str: "T", average.self_cpu_time_total_str: "S", average.cpu_time_str: "T",
+                 str(event.time_range.start): "start", str(event.time_range.end): "end"}
+        texts = [repr(event).replace(f"seq_nr={event.sequence_nr} ", ""), repr(average)]
+        for value, name in times.items():
+            texts = [text.replace(f"={value} ", f"={name} ") for text in texts]
+        shown.append(texts)
+    assert shown[0] == shown[1]

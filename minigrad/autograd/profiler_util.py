@@ -154,10 +154,15 @@ class FunctionEvent(_TimesAsText):
         return self.cpu_time_total - sum(child.cpu_time_total for child in self.cpu_children)
 
     def __repr__(self):
-        return (f"<FunctionEvent id={self.id} name={self.name} device_type={self.device_type} "
-                f"cpu_time={self.cpu_time_str} start_us={self.time_range.start} "
-                f"end_us={self.time_range.end} cpu_children={[child.id for child in self.cpu_children]} "
-                f"thread={self.thread} input_shapes={self.input_shapes} seq_nr={self.sequence_nr}>")
+        # (PyTorch's fields, its device ones included: "None" names the device a CPU profile lacks)
+        return (f"<FunctionEvent id={self.id} name={self.name} overload_name={self.overload_name} "
+                f"device_type={self.device_type} node_id={self.node_id} cpu_time={self.cpu_time_str} "
+                f"start_us={self.time_range.start} end_us={self.time_range.end} "
+                f"cpu_children={[child.id for child in self.cpu_children]} None_time={self.device_time_str} "
+                f"name={self.name} thread={self.thread} input_shapes={self.input_shapes} "
+                f"cpu_memory_usage={self.cpu_memory_usage} None_memory_usage={self.device_memory_usage} "
+                f"is_async={self.is_async} is_remote={self.is_remote} seq_nr={self.sequence_nr} "
+                f"is_legacy={self.is_legacy}>")
 
 
 class FunctionEventAvg(_TimesAsText):
@@ -197,7 +202,9 @@ class FunctionEventAvg(_TimesAsText):
 
     def __repr__(self):
         return (f"<FunctionEventAvg key={self.key} self_cpu_time={self.self_cpu_time_total_str} "
-                f"cpu_time={self.cpu_time_str} input_shapes={self.input_shapes}>")
+                f"cpu_time={self.cpu_time_str}  self_cuda_time={self.self_device_time_total_str} "
+                f"cuda_time={self.device_time_str} input_shapes={self.input_shapes} "
+                f"cpu_memory_usage={self.cpu_memory_usage} cuda_memory_usage={self.device_memory_usage}>")
 
 
 class EventList(list):
