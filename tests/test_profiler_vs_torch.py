@@ -791,10 +791,12 @@ def test_events_print_as_pytorchs():
             x.exp()
         event, average = prof.function_events[0], prof.key_averages()[0]
         # (the times and the start and end differ: replaced by their names; minigrad numbers
-        # no operation, as PyTorch numbers the operations autograd sees)
+        # no operation, as PyTorch numbers the operations autograd sees, and numbers the events
+        # of each profile from 1, where PyTorch goes on counting from profile to profile)
         times = {event.cpu_time_str: "T", average.self_cpu_time_total_str: "S", average.cpu_time_str: "T",
                  str(event.time_range.start): "start", str(event.time_range.end): "end"}
-        texts = [repr(event).replace(f"seq_nr={event.sequence_nr} ", ""), repr(average)]
+        texts = [repr(event).replace(f"seq_nr={event.sequence_nr} ", "").replace(f"id={event.id} ", ""),
+                 repr(average)]
         for value, name in times.items():
             texts = [text.replace(f"={value} ", f"={name} ") for text in texts]
         shown.append(texts)

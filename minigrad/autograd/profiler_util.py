@@ -71,13 +71,14 @@ def _format_time_share(time_us, total_time_us):
     return f"{time_us * 100.0 / total_time_us:.2f}%"
 
 
-class _TimesAsText:
-    """The ``*_str`` forms of the times (``cpu_time_str``, ...), as the table prints them,
-    and the device times, which are 0 on a CPU: sorting by ``cuda_time_total`` works, as in
-    PyTorch, and sorts nothing."""
+class _EventFields:
+    """What FunctionEvent and FunctionEventAvg share: the average time of one call, the
+    ``*_str`` forms of the times as the table prints them, and PyTorch's fields for what a CPU
+    profile of minigrad does not have (device times and memory are 0: sorting by
+    ``cuda_time_total`` works, as in PyTorch, and sorts nothing)."""
 
-    self_device_time_total = 0
-    device_time_total = 0
+    self_device_time_total = device_time_total = device_time = 0
+    self_cuda_time_total = cuda_time_total = cuda_time = 0
     cpu_memory_usage = self_cpu_memory_usage = 0
     device_memory_usage = self_device_memory_usage = 0
     flops = 0
@@ -93,33 +94,24 @@ class _TimesAsText:
         return 0.0 if self.count == 0 else self.cpu_time_total / self.count
 
     @property
-    def device_time(self):
-        return 0.0
-
-    cuda_time = device_time
-    self_cuda_time_total = property(lambda self: 0)
-    cuda_time_total = property(lambda self: 0)
-
-    @property
     def cpu_time_str(self):
+        """``cpu_time`` as the table prints it."""
         return _format_time(self.cpu_time)
 
     @property
     def cpu_time_total_str(self):
+        """``cpu_time_total`` as the table prints it."""
         return _format_time(self.cpu_time_total)
 
     @property
     def self_cpu_time_total_str(self):
+        """``self_cpu_time_total`` as the table prints it."""
         return _format_time(self.self_cpu_time_total)
 
-    @property
-    def device_time_str(self):
-        return _format_time(0.0)
-
-    device_time_total_str = self_device_time_total_str = device_time_str
+    device_time_str = device_time_total_str = self_device_time_total_str = _format_time(0.0)
 
 
-class FunctionEvent(_TimesAsText):
+class FunctionEvent(_EventFields):
     """One timed range of a profile: its ``name``, ``time_range``, the events that ran inside
     it (``cpu_children``) and the one it ran inside (``cpu_parent``, None at the top)."""
 
@@ -165,7 +157,7 @@ class FunctionEvent(_TimesAsText):
                 f"is_legacy={self.is_legacy}>")
 
 
-class FunctionEventAvg(_TimesAsText):
+class FunctionEventAvg(_EventFields):
     """The events of one key added up: how often it ran (``count``) and the times of all runs
     (``cpu_time_total``, ``self_cpu_time_total``; ``cpu_time`` is the average)."""
 
