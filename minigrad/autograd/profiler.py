@@ -293,15 +293,17 @@ class profile:
         self.function_events.export_stacks(path, metric)
 
     def export_chrome_trace(self, path, metadata=None, use_python_export=False):
-        """Write the ranges to ``path`` as a Chrome trace (``{"traceEvents": [...]}``): open it in
-        chrome://tracing or https://ui.perfetto.dev to see them on a time line."""
+        """Write the ranges to ``path`` as a Chrome trace (``{"traceEvents": [...]}``; gzipped if
+        the name ends in ``.gz``): open it in chrome://tracing or https://ui.perfetto.dev to see
+        them on a time line."""
+        import gzip
         import json
         from .profiler_util import _trace_events
         trace = {"schemaVersion": 1, "displayTimeUnit": "ms",
                  "traceEvents": _trace_events(self.function_events)}
         if metadata:
             trace.update(metadata)
-        with open(path, "w") as file:
+        with (gzip.open if str(path).endswith(".gz") else open)(path, "wt") as file:
             json.dump(trace, file)
 
 

@@ -12,7 +12,6 @@ end; its *self* time is what is left after taking away its children's totals: th
 in that operation itself rather than in the operations it called.
 """
 import enum
-import json
 from collections import defaultdict
 
 
@@ -256,6 +255,7 @@ class EventList(list):
     def export_chrome_trace(self, path):
         """Write the events to ``path`` in the Chrome trace format: open it in chrome://tracing
         or https://ui.perfetto.dev to see every range on a time line."""
+        import json         # (only here: most programs never write a trace)
         with open(path, "w") as file:
             json.dump(_trace_events(self), file)
 
