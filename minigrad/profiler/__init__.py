@@ -140,7 +140,7 @@ class profile:
         self.activities = set(activities) if activities is not None else supported_activities()
         if ProfilerActivity.CUDA in self.activities:
             warnings.warn("CUDA is not available, disabling CUDA profiling", UserWarning, stacklevel=2)
-        self.record_shapes = record_shapes
+        self.record_shapes = record_shapes or with_flops      # (as in PyTorch)
         self.profile_memory = profile_memory
         self.with_stack = with_stack
         self.acc_events = acc_events
