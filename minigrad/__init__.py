@@ -24,6 +24,7 @@ Where things live (the same places as in PyTorch):
     autograd/forward_ad.py forward mode: dual tensors       (torch/autograd/forward_ad.py)
     func/                 grad, vmap, jacrev, jacfwd, ...   (torch/func)
     autograd/gradcheck.py finite-difference checks          (torch/autograd/gradcheck.py)
+    autograd/profiler.py  time operations and backward nodes (torch/autograd/profiler.py)
     nn/functional.py      losses and activations            (torch/nn/functional.py)
     nn/modules/*.py       layers: Module, Linear, ...       (torch/nn/modules/)
     optim/*.py            optimizers: SGD, Adam, AdamW      (torch/optim/)
@@ -214,6 +215,7 @@ from ._nn_functions import (  # noqa: F401  (torch.layer_norm, torch.dropout, to
     alpha_dropout_, feature_dropout, feature_dropout_, feature_alpha_dropout,
     feature_alpha_dropout_)
 from . import func  # noqa: F401
+from . import profiler  # noqa: F401  (torch.profiler; the profiler itself: autograd/profiler.py)
 from . import special  # noqa: F401  (torch.special.expit, gammaln, ...)
 from .func import vmap  # noqa: F401  (torch.vmap is torch.func.vmap)
 from . import serialization  # noqa: F401

@@ -19,6 +19,7 @@ MODULES = [
     "minigrad.optim.lr_scheduler", "minigrad.utils.data",
     "minigrad.distributions", "minigrad.distributions.constraints", "minigrad.distributions.transforms",
     "minigrad.distributions.constraint_registry",
+    "minigrad.autograd.profiler", "minigrad.autograd.profiler_util", "minigrad.profiler",
 ]
 
 

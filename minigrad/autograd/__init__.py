@@ -8,6 +8,7 @@
 * ``functional``                      - jacobian, hessian, vjp, jvp, hvp
 * ``forward_ad``                      - forward mode: dual tensors that carry a tangent
 * ``gradcheck``, ``gradgradcheck``     - compare derivatives with finite differences
+* ``profiler``                        - how long each operation and backward node took
 * ``derivatives()``                   - every op's derivative in one table (minigrad only)
 
 The same names live in torch.autograd.
@@ -79,6 +80,14 @@ def _engine_flag(value):
     return bool(number)
 
 
+def _implicit_gradient(out):
+    """The starting gradient of a one-element output: ones of its shape and dtype (PyTorch's
+    ``ones_like``; a profiler times it under that name)."""
+    # (a 0-d one made by np.array: np.ones is a Python function around two numpy calls)
+    shape, dtype = out._array.shape, out._array.dtype
+    return _wrap(np.array(1, dtype) if shape == () else np.ones(shape, dtype))
+
+
 def _starting_gradients(outputs, grad_outputs):
     """Each output's starting gradient, checked (ones for a scalar output); PyTorch's
     ``_make_grads``. Pairs stop at the shorter sequence, as ``zip`` does: the engine then
@@ -94,9 +103,7 @@ def _starting_gradients(outputs, grad_outputs):
                     f"minigrad hint: pass gradient=... with the output's shape {list(out.shape)} "
                     "(for example torch.ones_like(output)), or reduce the output first, "
                     "e.g. output.sum().")
-            # (a 0-d one made by np.array: np.ones is a Python function around two numpy calls)
-            shape, dtype = out._array.shape, out._array.dtype
-            grad = _wrap(np.array(1, dtype) if shape == () else np.ones(shape, dtype))
+            grad = _implicit_gradient(out)
         elif not isinstance(grad, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
         elif grad.shape != out.shape:
@@ -355,6 +362,7 @@ from . import functional  # noqa: E402
 from . import forward_ad  # noqa: E402
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError  # noqa: E402
 from .derivative_table import derivatives  # noqa: E402
+from . import profiler  # noqa: E402
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "once_differentiable", "GradcheckError",
            "no_grad", "enable_grad", "inference_mode", "Variable",

@@ -316,6 +316,7 @@ def call_backward(node, grads, keep_graph):
     Observers see the gradients; a freed graph refuses to run twice; anomaly
     mode checks for NaN; the number of gradients returned is checked; post-hooks
     may replace them; saved tensors are freed unless ``retain_graph``.
+    (While a profiler is on, autograd/profiler.py swaps in a timed version of this function.)
     """
     saved = node._saved
     if saved is FREED:             # even nodes that keep only indices refuse
