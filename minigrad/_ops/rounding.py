@@ -332,7 +332,8 @@ def _number_as_tensor(number, tensor):
     dtype = result_type(number, tensor)
     if type(number) is int and dtype.kind in "iu":
         number = wrapped_to(number, dtype)          # (2**63 // int64 tensor: its low bits)
-    return _wrap(np.asarray(number, dtype=dtype))
+    with np.errstate(over="ignore"):                # (1e5 // a float16 tensor: inf // x, silently)
+        return _wrap(np.asarray(number, dtype=dtype))
 
 
 def floor_divide(input, other, _operation="floor_divide"):
