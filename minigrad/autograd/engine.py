@@ -322,6 +322,10 @@ def call_backward(node, grads, keep_graph):
         raise RuntimeError(FREED_MESSAGE)
     if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
         grad_inputs = run_node_checked(node, grads)
+    elif len(grads) == 1 and type(node) is not AccumulateGrad:
+        # (most nodes: a plain call costs half of unpacking the list; AccumulateGrad counts
+        # the references to its gradient, the call's own tuple among them)
+        grad_inputs = node.backward(grads[0])
     else:
         grad_inputs = node.backward(*grads)
     if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch
