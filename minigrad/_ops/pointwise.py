@@ -676,6 +676,15 @@ def _times(grad, factor):
     """
     if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
         return grad * factor
+    array = grad._array
+    number, dtype, converted = _last_number
+    if factor is number and array.dtype is dtype and dtype is not _FLOAT16 and array.ndim == 1:
+        # the gradient of a chain such as y = y * 1.0001: a row times the number converted last,
+        # which needs none of _binary's work (float16 takes float32's: see in_opmath)
+        try:
+            return _wrap(quiet_numpy.run(np.multiply, array, converted))
+        except RuntimeError as busy:          # (see _warnings.py)
+            return _wrap(run_quietly(busy, np.multiply, array, converted))
     out = _binary(np.multiply, grad, factor)
     if out.dtype is _FLOAT16:          # (by a number: again, in float32 as PyTorch, see in_opmath)
         out = in_opmath(np.multiply, grad, factor)
