@@ -163,8 +163,11 @@ def topological_order(root_nodes):
                 continue
             holds_leaf = next_node._is_tensor     # an edge that holds a leaf (graph.leaf_edge)
             if holds_leaf:
-                if next_node._grad_accumulator is not None or next_node._backward_hooks is not None \
-                        or shows_nodes:           # (a node alive, or needed: its hooks, or shown)
+                if next_node in leaf_nodes:       # (met before: x + b in a loop sends b 1,000 times)
+                    next_node = leaf_nodes[next_node]
+                elif next_node not in last_sender and (
+                        next_node._grad_accumulator is not None or next_node._backward_hooks is not None
+                        or shows_nodes):          # (a node alive, or needed: its hooks, or shown)
                     accumulator = accumulator_for_pass(next_node, shows_nodes)
                     if accumulator is not None:
                         leaf_nodes[next_node] = next_node = accumulator
