@@ -157,3 +157,18 @@ def test_silent_in_threads_and_in_a_function_the_arithmetic_runs():
         warnings.simplefilter("error")
         out = _binary(inner, minigrad.tensor([2.0]), minigrad.tensor([3.0]))
     assert repr(out.tolist()) == "[nan]"
+
+
+@pytest.mark.parametrize("form", ["a // b", "div floor", "div trunc", "a //= b"])
+def test_bool_floor_division_reports_the_shapes_first(form):
+    """Bools have no floor or trunc division, but shapes that do not broadcast are named first."""
+    outcomes = []
+    for lib in (torch, minigrad):
+        a, b = lib.tensor([True, False]), lib.tensor([True, False, True])
+        compute = {"a // b": lambda: a // b, "div floor": lambda: lib.div(a, b, rounding_mode="floor"),
+                   "div trunc": lambda: lib.div(a, b, rounding_mode="trunc"),
+                   "a //= b": lambda: a.floor_divide_(b)}[form]
+        with pytest.raises(Exception) as caught:
+            compute()
+        outcomes.append((type(caught.value).__name__, str(caught.value)))
+    assert outcomes[1] == outcomes[0]
