@@ -19,6 +19,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from .._type_names import type_name
+from .._warnings import quiet_numpy, run_quietly
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
 from .._dtype import (scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, check_python_int,
                       checked_scalar)
@@ -627,13 +628,17 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
             tensor._array[...] = fused
             bump_version(tensor)
             return tensor
-        other_array = other_array * alpha
+        with np.errstate(over="ignore"):      # (integers keep their low bits, as in PyTorch)
+            other_array = other_array * alpha
     elif tensor._array.dtype is pointwise._FLOAT16 and (ufunc is np.multiply or ufunc is np.true_divide):
         number = pointwise.opmath_number(tensor, other)      # (PyTorch: in float32, rounded once)
         other_array = other_array if number is None else number
     target = tensor._array
     try:
-        ufunc(target, other_array, out=target, casting="same_kind")
+        try:           # 0 * inf is nan, silently, as in PyTorch (see _warnings.py)
+            quiet_numpy.run(ufunc, target, other_array, out=target, casting="same_kind")
+        except RuntimeError as busy:
+            run_quietly(busy, ufunc, target, other_array, out=target, casting="same_kind")
     except (ValueError, TypeError) as error:
         # PyTorch checks the shapes first, then the dtypes (numpy the other way round)
         try:

@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
+from .._warnings import quiet_numpy, run_quietly
 from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
@@ -198,7 +199,10 @@ def _binary(ufunc, a, b, saves=None):
     else:
         a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
-        out = ufunc(a_arr, b_arr)
+        try:           # 0 * inf is nan, 1e30 * 1e30 in float32 inf: silently, as in PyTorch
+            out = quiet_numpy.run(ufunc, a_arr, b_arr)
+        except RuntimeError as busy:          # (see _warnings.py)
+            out = run_quietly(busy, ufunc, a_arr, b_arr)
     except ValueError:
         check_history_kept(a, b, saves=saves)     # PyTorch records the operation before it computes
         raise _broadcast_error(a, b) from None
@@ -437,7 +441,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
     factor = np.full(shape, alpha, dtype)
     if subtract:
         factor = -factor
-    with np.errstate(invalid="ignore"):        # (alpha=inf times 0 is NaN, silently, as in PyTorch)
+    with np.errstate(over="ignore", invalid="ignore"):    # (alpha=inf times 0 is NaN, silently)
         out = _fma(np.broadcast_to(b, shape), factor, np.broadcast_to(a, shape))
     if a.shape == shape and a.flags.c_contiguous:
         # PyTorch's inner loop runs over the last dimensions along which other is one number
@@ -449,7 +453,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         row = int(np.prod(shape[inner:]))
         if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
             twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
-            with np.errstate(invalid="ignore"):
+            with np.errstate(over="ignore", invalid="ignore"):
                 separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
             out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
@@ -672,6 +676,15 @@ def _times(grad, factor):
     """
     if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
         return grad * factor
+    array = grad._array
+    number, dtype, converted = _last_number
+    if factor is number and array.dtype is dtype and dtype is not _FLOAT16 and array.ndim == 1:
+        # the gradient of a chain such as y = y * 1.0001: a row times the number converted last,
+        # which needs none of _binary's work (float16 takes float32's: see in_opmath)
+        try:
+            return _wrap(quiet_numpy.run(np.multiply, array, converted))
+        except RuntimeError as busy:          # (see _warnings.py)
+            return _wrap(run_quietly(busy, np.multiply, array, converted))
     out = _binary(np.multiply, grad, factor)
     if out.dtype is _FLOAT16:          # (by a number: again, in float32 as PyTorch, see in_opmath)
         out = in_opmath(np.multiply, grad, factor)
@@ -714,8 +727,7 @@ def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     array = _binary(np.multiply, input, other, SAVES_OTHER)
     if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
-        # (asked after the product, not before: the usual float32 product pays nothing for it;
-        # numpy warns when the first float16 try multiplies a zero by a number past float16)
+        # (asked after the product, not before: the usual float32 product pays nothing for it)
         array = in_opmath(np.multiply, input, other, SAVES_OTHER)
     out = result(array, MulBackward0, (input, other))
     node = out._grad_fn
@@ -807,9 +819,6 @@ class DivBackward0(Node):
         return numerator / b
 
 
-_INF = float("inf")
-
-
 _TRUE_DIVISION = object()      # div() without rounding_mode (rounding_mode=None records DivBackward2)
 
 
@@ -824,21 +833,17 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
         from .rounding import div_rounded       # (rounding.py builds on this file)
         return div_rounded(input, other, rounding_mode)
     if isinstance(input, Tensor) and input._array.dtype is _FLOAT16 and opmath_number(input, other) is not None:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return _recorded_quotient(in_opmath(np.true_divide, input, other), input, other)
+        return _recorded_quotient(in_opmath(np.true_divide, input, other), input, other)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
     if dtype.kind != "f":                     # integer / integer is true division in PyTorch
         dtype = _dtype.DEFAULT_FLOAT          # (in the default float dtype: set_default_dtype)
         if type(other) is int:
             b_arr = float(other)              # (its value, not as an integer tensor holds it)
     try:
-        if type(other) in (int, float) and 1 <= builtins.abs(other) < _INF:
-            out = np.true_divide(a_arr, b_arr)    # x / 2: no inf or nan can appear
-        else:
-            # x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch (not for
-            # x / 2, which is common: np.errstate costs about as much as the division itself)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                out = np.true_divide(a_arr, b_arr)
+        try:           # x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch
+            out = quiet_numpy.run(np.true_divide, a_arr, b_arr)
+        except RuntimeError as busy:          # (see _warnings.py)
+            out = run_quietly(busy, np.true_divide, a_arr, b_arr)
     except ValueError:
         check_history_kept(input, other, saves=((1,), (0, 1)))    # (see below)
         raise _broadcast_error(input, other) from None
@@ -897,7 +902,7 @@ class ReciprocalBackward0(Node):
 def reciprocal(input):
     """1 / input elementwise. Gradient: -grad / input**2."""
     array = input._array if input._array.dtype.kind == "f" else input._array.astype(_dtype.DEFAULT_FLOAT)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):      # (1 / 0 and 1 / 1e-320: inf, silently)
         out = like_its_input(np.reciprocal(array), array)
         return save_result(result(out, ReciprocalBackward0, (input,)))
 

@@ -189,6 +189,7 @@ def _rounded_array(input, other, rounding_mode, kernel, saves=None):
     """The quotient's values for ``rounding_mode``, in the dtype PyTorch gives them (``saves``:
     what the recorded operation saves, see check_history_kept)."""
     if result_type(input, other).kind == "b" and rounding_mode is not None:
+        check_shapes_fit(input, other)        # (PyTorch's loop settles the shape first)
         raise kernel_not_implemented(kernel, input)
     if rounding_mode is None:
         a_arr, b_arr, dtype = _operand_arrays(input, other)
@@ -332,7 +333,8 @@ def _number_as_tensor(number, tensor):
     dtype = result_type(number, tensor)
     if type(number) is int and dtype.kind in "iu":
         number = wrapped_to(number, dtype)          # (2**63 // int64 tensor: its low bits)
-    return _wrap(np.asarray(number, dtype=dtype))
+    with np.errstate(over="ignore"):                # (1e5 // a float16 tensor: inf // x, silently)
+        return _wrap(np.asarray(number, dtype=dtype))
 
 
 def floor_divide(input, other, _operation="floor_divide"):

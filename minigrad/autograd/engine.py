@@ -163,8 +163,11 @@ def topological_order(root_nodes):
                 continue
             holds_leaf = next_node._is_tensor     # an edge that holds a leaf (graph.leaf_edge)
             if holds_leaf:
-                if next_node._grad_accumulator is not None or next_node._backward_hooks is not None \
-                        or shows_nodes:           # (a node alive, or needed: its hooks, or shown)
+                if next_node in leaf_nodes:       # (met before: x + b in a loop sends b 1,000 times)
+                    next_node = leaf_nodes[next_node]
+                elif next_node not in last_sender and (
+                        next_node._grad_accumulator is not None or next_node._backward_hooks is not None
+                        or shows_nodes):          # (a node alive, or needed: its hooks, or shown)
                     accumulator = accumulator_for_pass(next_node, shows_nodes)
                     if accumulator is not None:
                         leaf_nodes[next_node] = next_node = accumulator
@@ -323,6 +326,10 @@ def call_backward(node, grads, keep_graph):
         raise RuntimeError(FREED_MESSAGE)
     if _Anomaly.enabled:           # detect_anomaly: NaN check, forward traceback on error
         grad_inputs = run_node_checked(node, grads)
+    elif len(grads) == 1 and type(node) is not AccumulateGrad:
+        # (most nodes: a plain call costs half of unpacking the list; AccumulateGrad counts
+        # the references to its gradient, the call's own tuple among them)
+        grad_inputs = node.backward(grads[0])
     else:
         grad_inputs = node.backward(*grads)
     if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch

@@ -1,0 +1,174 @@
+"""Arithmetic with zeros, infinities, NaN and huge numbers, against PyTorch.
+
+PyTorch computes 0 * inf (nan), 1e30 * 1e30 in float32 (inf), 1 / 0 (inf) and inf - inf (nan)
+without a word, where numpy warns ("invalid value encountered in multiply"). Each case runs
+under both libraries with warnings as errors, so a numpy warning leaking out fails, and the
+values, dtypes and gradients must be PyTorch's.
+"""
+import math
+import warnings
+
+import pytest
+
+import minigrad
+from conftest import import_torch
+
+torch = import_torch()
+
+NUMBERS = [0.0, -0.0, 2.0, math.inf, -math.inf, math.nan, 1e30, 3e38, 1e300, 65504.0, 0, 3, 2 ** 62]
+DTYPES = ["float16", "float32", "float64", "int8", "uint8", "int32", "int64", "bool"]
+
+# x (a tensor of zeros, infinities, NaN and huge numbers) with v: a number, a tensor of v's,
+# or a 0-d tensor holding v (lib: torch or minigrad)
+OPERATORS = {
+    "x + v": lambda x, v: x + v, "x - v": lambda x, v: x - v, "x * v": lambda x, v: x * v,
+    "x / v": lambda x, v: x / v, "x ** v": lambda x, v: x ** v, "x // v": lambda x, v: x // v,
+    "x % v": lambda x, v: x % v,
+    "v + x": lambda x, v: v + x, "v - x": lambda x, v: v - x, "v * x": lambda x, v: v * x,
+    "v / x": lambda x, v: v / x, "v ** x": lambda x, v: v ** x,
+}
+IN_PLACE = {
+    "x += v": lambda x, v: x.__iadd__(v), "x -= v": lambda x, v: x.__isub__(v),
+    "x *= v": lambda x, v: x.__imul__(v), "x /= v": lambda x, v: x.__itruediv__(v),
+}
+# the same products through functions (warnings only: some of their values have other known
+# differences, signs of zeros in addcmul's fused multiply-add among them)
+FUNCTIONS = {
+    "mul": lambda lib, x, v: lib.mul(x, v), "mul_": lambda lib, x, v: x.clone().mul_(v),
+    "div_": lambda lib, x, v: x.clone().div_(v), "add(alpha)": lambda lib, x, v: lib.add(x, v, alpha=3),
+    "addcmul": lambda lib, x, v: lib.addcmul(x, x, x, value=v),
+    "addcmul(v)": lambda lib, x, v: lib.addcmul(x, x, v) if isinstance(v, lib.Tensor) else x,
+    "reciprocal": lambda lib, x, v: lib.reciprocal(x * v),
+}
+
+
+def _values(dtype):
+    if dtype.startswith("float"):
+        return [0.0, -0.0, 1.0, -3.0, math.inf, math.nan, 60000.0, 1e30]
+    return [0, 1, 3, 5]
+
+
+def _tensor(lib, values, dtype):
+    with warnings.catch_warnings():       # (making the operands is not what is tested)
+        warnings.simplefilter("ignore")
+        return lib.tensor(values, dtype=lib.float64).to(getattr(lib, dtype))
+
+
+def _outcome(lib, compute, dtype, number, kind, with_grad):
+    """What ``compute(x, v)`` gives under ``lib``: the exception's class, or the result's dtype
+    and values with the gradients of the inputs that require grad (NaN written as a string)."""
+    x = _tensor(lib, _values(dtype), dtype)
+    other = {"number": number, "tensor": _tensor(lib, [number] * len(_values(dtype)), dtype),
+             "0-d tensor": _tensor(lib, number, dtype)}[kind]
+    if with_grad:
+        x.requires_grad_(True)
+        if kind == "tensor":
+            other.requires_grad_(True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            out = compute(x, other)
+            if not with_grad or not out.requires_grad:
+                return str(out.dtype), [repr(v) for v in out.tolist()]
+            inputs = [t for t in (x, other) if isinstance(t, lib.Tensor) and t.requires_grad]
+            grads = lib.autograd.grad(out.sum(), inputs)
+    except Exception as error:      # noqa: BLE001 - the exception is what is compared
+        return type(error).__name__
+    return str(out.dtype), [repr(v) for v in out.tolist()], [[repr(v) for v in g.tolist()] for g in grads]
+
+
+def _both(compute_with, dtype, number, kind, with_grad):
+    return [_outcome(lib, compute_with(lib), dtype, number, kind, with_grad) for lib in (torch, minigrad)]
+
+
+@pytest.mark.parametrize("kind", ["number", "tensor", "0-d tensor"])
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_operators_with_special_values(name, dtype, kind):
+    if name.startswith("v ") and kind != "number":
+        return                            # (a tensor on the left is the forward form)
+    for number in NUMBERS:
+        for with_grad in ([False, True] if dtype.startswith("float") else [False]):
+            expected, got = _both(lambda lib: OPERATORS[name], dtype, number, kind, with_grad)
+            assert got == expected, (name, dtype, kind, number, with_grad)
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE))
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_in_place_operators_with_special_values(name, dtype):
+    for kind in ("number", "0-d tensor"):
+        for number in NUMBERS:
+            expected, got = _both(lambda lib: IN_PLACE[name], dtype, number, kind, False)
+            assert got == expected, (name, dtype, kind, number)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32"])
+def test_products_through_functions_warn_as_pytorch(name, dtype):
+    """Where PyTorch does not warn, minigrad does not either (its gradient included)."""
+    for kind in ("number", "tensor"):
+        for number in NUMBERS:
+            for with_grad in ([False, True] if dtype.startswith("float") else [False]):
+                outcomes = _both(lambda lib: lambda x, v: FUNCTIONS[name](lib, x, v), dtype, number, kind,
+                                 with_grad)
+                warned = [outcome == "RuntimeWarning" for outcome in outcomes]
+                assert warned[1] == warned[0], (name, dtype, kind, number, with_grad, outcomes)
+
+
+def test_the_gradient_of_a_product_with_inf_is_nan_silently():
+    results = []
+    for lib in (torch, minigrad):
+        x = lib.tensor([0.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            (x * math.inf).sum().backward()
+            (grad,) = lib.autograd.grad((x * x * math.inf).sum(), x, create_graph=True)
+            grad.sum().backward()
+        results.append([repr(v) for v in x.grad.tolist() + grad.tolist()])
+    assert results[1] == results[0]
+
+
+def test_silent_in_threads_and_in_a_function_the_arithmetic_runs():
+    """minigrad's arithmetic runs numpy in a context where its warnings are off, which one
+    thread at a time may enter, once: another thread inside it (numpy lets go of Python's lock
+    for large arrays), or a function that runs there already, computes as quietly."""
+    import threading
+    from minigrad._ops.pointwise import _binary
+
+    for lib in (torch, minigrad):
+        x, caught = lib.zeros(300_000), []
+
+        def work():
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                for _ in range(5):
+                    (x * math.inf) + x / 0
+            caught.extend(seen)
+        threads = [threading.Thread(target=work) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert caught == [], lib.__name__
+
+    def inner(a, b):        # (its own 0 * inf while the outer product runs in the quiet context)
+        return (minigrad.tensor([0.0]) * math.inf)._array + a * b
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = _binary(inner, minigrad.tensor([2.0]), minigrad.tensor([3.0]))
+    assert repr(out.tolist()) == "[nan]"
+
+
+@pytest.mark.parametrize("form", ["a // b", "div floor", "div trunc", "a //= b"])
+def test_bool_floor_division_reports_the_shapes_first(form):
+    """Bools have no floor or trunc division, but shapes that do not broadcast are named first."""
+    outcomes = []
+    for lib in (torch, minigrad):
+        a, b = lib.tensor([True, False]), lib.tensor([True, False, True])
+        compute = {"a // b": lambda: a // b, "div floor": lambda: lib.div(a, b, rounding_mode="floor"),
+                   "div trunc": lambda: lib.div(a, b, rounding_mode="trunc"),
+                   "a //= b": lambda: a.floor_divide_(b)}[form]
+        with pytest.raises(Exception) as caught:
+            compute()
+        outcomes.append((type(caught.value).__name__, str(caught.value)))
+    assert outcomes[1] == outcomes[0]
