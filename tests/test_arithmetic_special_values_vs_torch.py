@@ -172,3 +172,35 @@ def test_bool_floor_division_reports_the_shapes_first(form):
             compute()
         outcomes.append((type(caught.value).__name__, str(caught.value)))
     assert outcomes[1] == outcomes[0]
+
+
+_SPECIAL = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["addcmul", "addcdiv", "lerp", "lerp(tensor weight)"])
+def test_fused_multiply_adds_keep_the_signs_of_zeros_and_nans(name, dtype):
+    """addcmul, addcdiv and lerp add a product to a tensor in one fused step, as PyTorch's
+    kernels: an exact 0 keeps the sign the CPU gives it, and a NaN from inf - inf its sign."""
+    import itertools
+    import numpy as np
+
+    def run(lib):
+        kind = getattr(lib, dtype)
+        # (where two NaNs meet, which one's sign the result keeps depends on the order of the
+        # CPU's operands, not followed: a NaN input with a NaN product, a NaN factor with a NaN
+        # from value 0 times inf, a NaN lerp weight with a NaN difference (inf - inf))
+        def two_nans_meet(a, b, c):
+            if name.startswith("add"):
+                return math.isnan(a) or (math.isnan(c) and math.isinf(b))
+            return math.isnan(c) and math.isnan(b - a)
+        rows = [row for row in itertools.product(_SPECIAL, repeat=3) if not two_nans_meet(*row)]
+        first, second, third = (lib.tensor(column, dtype=kind) for column in zip(*rows))
+        if name == "lerp":
+            return [lib.lerp(first, second, w) for w in (0.0, -0.0, 0.3, 0.5, 1.0, 2.0, -1.0, math.inf)]
+        if name == "lerp(tensor weight)":
+            return [lib.lerp(first, second, third)]
+        return [getattr(lib, name)(first, second, third, value=v) for v in (1, -1, 0.5, 0.0, -0.0)]
+
+    for theirs, ours in zip(run(torch), run(minigrad)):
+        assert np.array_equal(theirs.numpy().view(np.uint8), ours.numpy().view(np.uint8))

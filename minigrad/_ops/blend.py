@@ -216,16 +216,18 @@ def _lerp_array(start, end, weight):
         start, end, weight = (np.asarray(a, np.float32) for a in (start, end, weight))
     with np.errstate(over="ignore", invalid="ignore"):     # (inf - inf is nan, as in PyTorch: no warning)
         difference = end - start
-        rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
+        # end - difference * (1 - weight), as PyTorch computes it: (weight - 1) * difference +
+        # end (the same numbers, but a NaN keeps its sign, and so does the 0 at weight 1)
+        back = weight - 1                  # (in the operands' precision, as PyTorch's)
         if dtype.itemsize <= 4:
-            start, end, difference, weight, rest = (np.asarray(a, np.float64)
-                                                    for a in (start, end, difference, weight, rest))
+            start, end, difference, weight, back = (np.asarray(a, np.float64)
+                                                    for a in (start, end, difference, weight, back))
         if dtype == np.float64:
             near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
-            near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
+            near_end = _fused_multiply_add(np.broadcast_to(back, difference.shape), difference, end)
         else:                              # (rounded to odd first: then once more is exact)
             near_start = _rounded_to_odd(weight * difference, start)
-            near_end = _rounded_to_odd(-difference * rest, end)
+            near_end = _rounded_to_odd(back * difference, end)
     out = np.where(np.abs(weight) < 0.5, near_start, near_end)
     return out.astype(dtype, copy=False)
 
@@ -272,7 +274,8 @@ def _fused_multiply_add(a, b, c):
         sum_error = (product - (total - back)) + (c - back)
         # the two errors' sum rounded to odd, so that a tie in the last addition is never false
         exact = total + _rounded_to_odd(product_error, sum_error)
-        return np.where(np.isfinite(exact), exact, product + c)
+        # (inf and nan, and an exact 0, whose sign the error terms lose, from the plain sum)
+        return np.where(np.isfinite(exact) & (exact != 0), exact, product + c)
 
 
 def check_lerp_dtypes(input, end, weight=None, *_):
