@@ -4,7 +4,7 @@
 functions of minigrad reach the place that warns through different numbers
 of wrappers, so count the frames instead: the first one outside the package.
 
-And keeping numpy's own warnings out where PyTorch gives none (``quiet_numpy``).
+And keeping numpy's own warnings out where PyTorch gives none (``quietly``).
 """
 import contextvars
 import os
@@ -42,18 +42,27 @@ def warn_once(message, category=UserWarning):
 # numpy warns ("invalid value encountered in multiply"). ``with np.errstate(all="ignore"):``
 # silences numpy, but costs about a third of a one-element operation. numpy reads these
 # settings from a context variable, so the arithmetic runs its numpy call in a context of its
-# own where they say "ignore": ``quiet_numpy.run(np.multiply, a, b)`` costs a thirtieth of the
-# errstate (Python only switches contexts; nothing is made or undone).
-quiet_numpy = contextvars.copy_context()
-quiet_numpy.run(np.seterr, all="ignore")
+# own where they say "ignore": ``quietly(np.multiply, a, b)`` costs a thirtieth of the errstate
+# (Python only switches contexts; nothing is made or undone). Only numpy runs in that context.
+_quiet_numpy = contextvars.copy_context()
+_quiet_numpy.run(np.seterr, all="ignore")
 
 
-def run_quietly(busy, function, *args, **kwargs):
-    """``function(*args, **kwargs)`` with numpy's warnings off, when ``quiet_numpy.run`` raised
-    ``busy``: one thread at a time may be inside a context, once (another thread is, while its
-    numpy call runs without Python's lock, or the function called runs there already). Any
-    other RuntimeError is the function's own, raised again."""
-    if not str(busy).startswith("cannot enter context"):
-        raise busy
+def quietly(ufunc, a, b, out=None):
+    """``ufunc(a, b)`` (into ``out`` if given; ``ufunc`` may be any function of two arrays)
+    with numpy's warnings off.
+
+    One thread at a time may be inside a context, and only once: where another thread is
+    (while its numpy call runs without Python's lock), or this call runs inside it already,
+    ``np.errstate`` does the same job, more slowly."""
+    # (a fixed signature: packing *args and **kwargs would cost a one-element operation more
+    # than the context saves)
+    try:
+        if out is None:                     # (some callers pass a function that takes two)
+            return _quiet_numpy.run(ufunc, a, b)
+        return _quiet_numpy.run(ufunc, a, b, out)
+    except RuntimeError as error:
+        if not str(error).startswith("cannot enter context"):
+            raise                           # (the ufunc's own error)
     with np.errstate(all="ignore"):
-        return function(*args, **kwargs)
+        return ufunc(a, b) if out is None else ufunc(a, b, out)

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.lib.array_utils import byte_bounds
 
 from .._type_names import type_name
-from .._warnings import quiet_numpy, run_quietly
+from .._warnings import quietly
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
 from .._dtype import (scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, check_python_int,
                       checked_scalar)
@@ -634,11 +634,8 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
         number = pointwise.opmath_number(tensor, other)      # (PyTorch: in float32, rounded once)
         other_array = other_array if number is None else number
     target = tensor._array
-    try:
-        try:           # 0 * inf is nan, silently, as in PyTorch (see _warnings.py)
-            quiet_numpy.run(ufunc, target, other_array, out=target, casting="same_kind")
-        except RuntimeError as busy:
-            run_quietly(busy, ufunc, target, other_array, out=target, casting="same_kind")
+    try:           # (0 * inf is nan, silently, as in PyTorch)
+        quietly(ufunc, target, other_array, target)       # (casting="same_kind", numpy's default)
     except (ValueError, TypeError) as error:
         # PyTorch checks the shapes first, then the dtypes (numpy the other way round)
         try:

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
-from .._warnings import quiet_numpy, run_quietly
+from .._warnings import quietly
 from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
@@ -199,10 +199,8 @@ def _binary(ufunc, a, b, saves=None):
     else:
         a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
-        try:           # 0 * inf is nan, 1e30 * 1e30 in float32 inf: silently, as in PyTorch
-            out = quiet_numpy.run(ufunc, a_arr, b_arr)
-        except RuntimeError as busy:          # (see _warnings.py)
-            out = run_quietly(busy, ufunc, a_arr, b_arr)
+        # (0 * inf is nan, 1e30 * 1e30 in float32 inf: silently, as in PyTorch)
+        out = quietly(ufunc, a_arr, b_arr)
     except ValueError:
         check_history_kept(a, b, saves=saves)     # PyTorch records the operation before it computes
         raise _broadcast_error(a, b) from None
@@ -681,10 +679,7 @@ def _times(grad, factor):
     if factor is number and array.dtype is dtype and dtype is not _FLOAT16 and array.ndim == 1:
         # the gradient of a chain such as y = y * 1.0001: a row times the number converted last,
         # which needs none of _binary's work (float16 takes float32's: see in_opmath)
-        try:
-            return _wrap(quiet_numpy.run(np.multiply, array, converted))
-        except RuntimeError as busy:          # (see _warnings.py)
-            return _wrap(run_quietly(busy, np.multiply, array, converted))
+        return _wrap(quietly(np.multiply, array, converted))
     out = _binary(np.multiply, grad, factor)
     if out.dtype is _FLOAT16:          # (by a number: again, in float32 as PyTorch, see in_opmath)
         out = in_opmath(np.multiply, grad, factor)
@@ -840,10 +835,8 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
         if type(other) is int:
             b_arr = float(other)              # (its value, not as an integer tensor holds it)
     try:
-        try:           # x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch
-            out = quiet_numpy.run(np.true_divide, a_arr, b_arr)
-        except RuntimeError as busy:          # (see _warnings.py)
-            out = run_quietly(busy, np.true_divide, a_arr, b_arr)
+        # (x / 0 = inf, 0 / 0 = nan, 1e30 / 1e-30 = inf: silently, as in PyTorch)
+        out = quietly(np.true_divide, a_arr, b_arr)
     except ValueError:
         check_history_kept(input, other, saves=((1,), (0, 1)))    # (see below)
         raise _broadcast_error(input, other) from None
