@@ -1748,13 +1748,8 @@ def relu(input):
     keeps_first = _MAXIMUM_KEEPS_FIRST.get(array.dtype, True)    # (integers: no -0, any order)
     if keeps_first is None:
         out = np.where(array < 0, array.dtype.type(0), array)
-    elif array.flags.c_contiguous:
-        # numpy's maximum of two arrays is about twice as fast as that of an array and a number
-        # (same values): so the result starts as zeros, which are also the other operand.
-        zeros = np.zeros_like(array)
-        out = (np.maximum(array, zeros, out=zeros) if keeps_first
-               else np.maximum(zeros, array, out=zeros))
     else:
+        # (a zero of the array's dtype: compared without a conversion, one pass over the array)
         zero = array.dtype.type(0)
         out = like_its_input(np.maximum(array, zero) if keeps_first else np.maximum(zero, array), array)
     return save_result(result(out, ReluBackward0, (input,)))
