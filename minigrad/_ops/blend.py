@@ -236,8 +236,29 @@ def _fma(a, b, c):
     if a.dtype == np.float64:
         return _fused_multiply_add(a, b, c)
     wide = np.float64
-    product = a.astype(wide) * b.astype(wide)          # exact: 2 * 24 bits fit in 53
-    return _rounded_to_odd(product, c.astype(wide)).astype(a.dtype)
+    with np.errstate(invalid="ignore"):                # (inf - inf: nan, silently, as PyTorch)
+        # the product is exact (2 * 24 bits fit in 53); the sum is rounded once, to float64
+        total = np.asarray(np.add(np.multiply(a, b, dtype=wide), c, dtype=wide))
+    rounded = total.astype(a.dtype)
+    if _may_round_twice(total, rounded):               # (rare: see there) round to odd first
+        return _rounded_to_odd(a.astype(wide) * b.astype(wide), c.astype(wide)).astype(a.dtype)
+    return rounded
+
+
+def _may_round_twice(total, rounded):
+    """Could ``rounded``, the float64 sums ``total`` rounded to float16 or float32, differ from
+    the exact sums rounded once? Only where a sum fell exactly halfway between two neighbours:
+    the exact sum, off that tie, rounds to the nearer one (every halfway point is a float64
+    number, so float64's rounding never carries a sum across one). That shows in the bits
+    float64 has beyond the narrower fraction: a one, then zeros. Near and below the smallest
+    normal number, where fewer bits count, the answer is yes for any sum that is not 0."""
+    info = np.finfo(rounded.dtype)
+    extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
+    beyond = total.view(np.int64) & ((1 << extra_bits) - 1)
+    if (beyond == 1 << (extra_bits - 1)).any():
+        return True
+    tiny = np.abs(rounded) <= 2 * info.smallest_normal
+    return bool(tiny.any() and (total[tiny] != 0).any())
 
 
 def _rounded_to_odd(x, y):
