@@ -434,7 +434,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
             out = laid_out_as_pytorch(out, a, b)
         return out
     from .blend import _fma           # (blend builds on this module: imported when first needed)
-    factor = np.full(shape, alpha, dtype)
+    factor = np.asarray(alpha, dtype)                  # (one number: broadcast by _fma)
     if subtract:
         factor = -factor
     with np.errstate(invalid="ignore"):        # (alpha=inf times 0 is NaN, silently, as in PyTorch)
@@ -450,7 +450,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
             twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
             with np.errstate(invalid="ignore"):
-                separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
+                separate = a + b * factor[()]      # (32 bytes: one AVX2 vector)
             out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
