@@ -207,8 +207,8 @@ class LerpBackward1(Node):
 def _lerp_array(start, end, weight):
     """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
     at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
-    fused multiply-add); for float32 the float64 product is exact and the sum is rounded to
-    odd, so that rounding it to float32 is that one rounding (float16 is computed so in float32,
+    fused multiply-add); for float32 the float64 product is exact and the sum is rounded once
+    more, to odd first where that could go wrong (``_fma``; float16 is computed so in float32,
     see ``opmath_dtype``); float64 has no wider type, so its product's rounding error is
     found exactly and added back (``_fused_multiply_add``)."""
     dtype = opmath_dtype(start.dtype)
@@ -217,15 +217,12 @@ def _lerp_array(start, end, weight):
     with np.errstate(over="ignore", invalid="ignore"):     # (inf - inf is nan, as in PyTorch: no warning)
         difference = end - start
         rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
-        if dtype.itemsize <= 4:
-            start, end, difference, weight, rest = (np.asarray(a, np.float64)
-                                                    for a in (start, end, difference, weight, rest))
         if dtype == np.float64:
             near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
             near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
-        else:                              # (rounded to odd first: then once more is exact)
-            near_start = _rounded_to_odd(weight * difference, start)
-            near_end = _rounded_to_odd(-difference * rest, end)
+        else:
+            near_start = _fma(np.asarray(difference), weight, start)
+            near_end = _fma(np.asarray(-difference), rest, end)
     out = np.where(np.abs(weight) < 0.5, near_start, near_end)
     return out.astype(dtype, copy=False)
 
