@@ -53,16 +53,18 @@ def test_the_tie_is_one_that_rounding_twice_gets_wrong():
     assert not np.array_equal(twice, theirs)
 
 
+@pytest.mark.parametrize("how", [{}, {"foreach": True}, {"fused": True}])
 @pytest.mark.parametrize("momentum", [0.0, 0.9])
-def test_sgd_steps_with_ties_match_torch(momentum):
+def test_sgd_steps_with_ties_match_torch(momentum, how):
+    """(fused=True: PyTorch's fused kernel, emulated in optim/_fused.py, rounds ties so too)"""
     p, g = tie_inputs(300, seed=1)
     lr = -TIE_ALPHA          # (minus: SGD adds -lr * g, so the tie is p + alpha * g as above)
     mine = minigrad.tensor(p.copy(), requires_grad=True)
     theirs = torch.tensor(p.copy(), requires_grad=True)
     mine.grad, theirs.grad = minigrad.tensor(g), torch.tensor(g)
     # a negative learning rate is refused by SGD: a positive one with maximize=True flips g
-    opt_mine = minigrad.optim.SGD([mine], lr=-lr, momentum=momentum, maximize=True)
-    opt_theirs = torch.optim.SGD([theirs], lr=-lr, momentum=momentum, maximize=True)
+    opt_mine = minigrad.optim.SGD([mine], lr=-lr, momentum=momentum, maximize=True, **how)
+    opt_theirs = torch.optim.SGD([theirs], lr=-lr, momentum=momentum, maximize=True, **how)
     for _ in range(3):
         opt_mine.step()
         opt_theirs.step()
