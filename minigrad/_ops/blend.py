@@ -233,9 +233,13 @@ def _fma(a, b, c):
     if a.dtype == np.float64:
         return _fused_multiply_add(a, b, c)
     wide = np.float64
+    total = np.asarray(np.multiply(a, b, dtype=wide))  # exact: 2 * 24 bits fit in 53
+    # the sum, rounded once to float64, written over the product when it has the sum's shape
+    # (a weight's float64 temporaries are large: the fewer at once, the fewer the C library
+    # hands back to the system, to be faulted in page by page at the next step)
+    in_place = total.shape == np.broadcast_shapes(total.shape, np.shape(c))
     with np.errstate(invalid="ignore"):                # (inf - inf: nan, silently, as PyTorch)
-        # the product is exact (2 * 24 bits fit in 53); the sum is rounded once, to float64
-        total = np.asarray(np.add(np.multiply(a, b, dtype=wide), c, dtype=wide))
+        total = np.asarray(np.add(total, c, out=total if in_place else None, dtype=wide))
     rounded = total.astype(a.dtype)
     if _may_round_twice(total, rounded):               # (rare: see there) round to odd first
         return _rounded_to_odd(a.astype(wide) * b.astype(wide), c.astype(wide)).astype(a.dtype)
@@ -248,14 +252,15 @@ def _may_round_twice(total, rounded):
     the exact sum, off that tie, rounds to the nearer one (every halfway point is a float64
     number, so float64's rounding never carries a sum across one). That shows in the bits
     float64 has beyond the narrower fraction: a one, then zeros. Near and below the smallest
-    normal number, where fewer bits count, the answer is yes for any sum that is not 0."""
+    normal number, where fewer bits count, the answer is yes for any sum that is not 0.
+    (``total`` is overwritten.)"""
     info = np.finfo(rounded.dtype)
-    extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
-    beyond = total.view(np.int64) & ((1 << extra_bits) - 1)
-    if (beyond == 1 << (extra_bits - 1)).any():
-        return True
     tiny = np.abs(rounded) <= 2 * info.smallest_normal
-    return bool(tiny.any() and (total[tiny] != 0).any())
+    if tiny.any() and (total[tiny] != 0).any():
+        return True
+    extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
+    beyond = np.bitwise_and(total.view(np.int64), (1 << extra_bits) - 1, out=total.view(np.int64))
+    return bool((beyond == 1 << (extra_bits - 1)).any())
 
 
 def _rounded_to_odd(x, y):
