@@ -255,7 +255,8 @@ def _may_round_twice(total, rounded):
     normal number, where fewer bits count, the answer is yes for any sum that is not 0.
     (``total`` is overwritten.)"""
     info = np.finfo(rounded.dtype)
-    tiny = np.abs(rounded) <= 2 * info.smallest_normal
+    limit = 2 * info.smallest_normal
+    tiny = (rounded <= limit) & (rounded >= -limit)    # (no array of magnitudes: see _fma)
     if tiny.any() and (total[tiny] != 0).any():
         return True
     extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
