@@ -217,14 +217,22 @@ def _lerp_array(start, end, weight):
     with np.errstate(over="ignore", invalid="ignore"):     # (inf - inf is nan, as in PyTorch: no warning)
         difference = end - start
         rest = 1 - weight                  # (in the operands' precision, as PyTorch's)
-        if dtype == np.float64:
-            near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
-            near_end = _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
+
+        def from_start():
+            if dtype == np.float64:
+                return _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
+            return _fma(np.asarray(difference), weight, start)
+
+        def from_end():
+            if dtype == np.float64:
+                return _fused_multiply_add(-difference, np.broadcast_to(rest, difference.shape), end)
+            return _fma(np.asarray(-difference), rest, end)
+
+        if np.ndim(weight) == 0:           # one weight (Adam's 1 - beta1): one end is nearer for all
+            out = from_start() if abs(weight) < 0.5 else from_end()
         else:
-            near_start = _fma(np.asarray(difference), weight, start)
-            near_end = _fma(np.asarray(-difference), rest, end)
-    out = np.where(np.abs(weight) < 0.5, near_start, near_end)
-    return out.astype(dtype, copy=False)
+            out = np.where(np.abs(weight) < 0.5, from_start(), from_end())
+    return np.asarray(out).astype(dtype, copy=False)
 
 
 def _fma(a, b, c):
