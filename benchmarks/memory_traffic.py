@@ -16,6 +16,7 @@ Usage::
 
     python -m benchmarks.memory_traffic
     python -m benchmarks.memory_traffic --steps 500
+    python -m benchmarks.memory_traffic --lines     # and each array: its size, the line that made it
 
 (Cache misses and mispredicted branches: ``python -m benchmarks.instructions_w1 --caches``.)
 """
@@ -55,25 +56,31 @@ def page_faults_per_step(step, n_steps):
     return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / n_steps
 
 
-def allocations_of_one_step(step):
+def allocations_of_one_step(step, where=None):
     """(peak bytes above the start, arrays of at least LARGE bytes made, their bytes) in one step.
 
     Each line of Python the step runs is watched (``sys.settrace``): memory that rose by
     LARGE or more while it ran, even if freed again, counts as an array it made (two made
-    by one line count as one)."""
+    by one line count as one). ``where``: a list that gets (bytes, "file:line function")
+    for each of those arrays."""
     tracemalloc.start()
     start = tracemalloc.get_traced_memory()[0]
     made = []
     line_start = [start]
     highest = [0]
+    running = ["(start)"]           # the line that ran since the last event
 
     def watch(frame, event, arg):
         current, peak = tracemalloc.get_traced_memory()
         highest[0] = max(highest[0], peak - start)
         if peak - line_start[0] >= LARGE:
             made.append(peak - line_start[0])
+            if where is not None:
+                where.append((made[-1], running[0]))
         tracemalloc.reset_peak()
         line_start[0] = tracemalloc.get_traced_memory()[0]
+        code = frame.f_code
+        running[0] = f"{code.co_filename.rpartition('/')[2]}:{frame.f_lineno} {code.co_name}"
         return watch
 
     sys.settrace(watch)
@@ -90,6 +97,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=200, help="steps for the page faults")
+    parser.add_argument("--lines", action="store_true",
+                        help="list each array made: its kilobytes and the line of Python that made it")
     arguments = parser.parse_args()
     for implementation in ("minigrad", "numpy", "numpy-learner"):
         step = make_step(implementation)
@@ -97,10 +106,14 @@ def main():
             step()
         gc.collect()
         faults = page_faults_per_step(step, arguments.steps)
-        peak, arrays, array_bytes = allocations_of_one_step(step)
+        where = []
+        peak, arrays, array_bytes = allocations_of_one_step(step, where)
         print(f"W1 {implementation}: {faults:.2f} page faults per step; peak {peak / 1e6:.2f} MB "
               f"above the step's start; {arrays} arrays of {LARGE // 1024} KB or more made, "
               f"{array_bytes / 1e6:.2f} MB in all")
+        if arguments.lines:
+            for size, line in where:
+                print(f"  {size / 1024:7.1f} KB  {line}")
 
 
 if __name__ == "__main__":

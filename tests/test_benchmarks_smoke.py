@@ -142,5 +142,8 @@ def test_the_memory_traffic_counts_run():
     step = make_step("minigrad")
     step()
     assert page_faults_per_step(step, 2) >= 0
-    peak, arrays, array_bytes = allocations_of_one_step(step)
+    where = []
+    peak, arrays, array_bytes = allocations_of_one_step(step, where)
     assert arrays >= 5 and array_bytes >= 784 * 256 * 4 and peak > 0
+    # (--lines) each array with the line that made it: the first layer's product among them
+    assert len(where) == arrays and any(" mm" in line for size, line in where if size >= 128 * 1024)

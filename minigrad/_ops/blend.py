@@ -207,8 +207,8 @@ class LerpBackward1(Node):
 def _lerp_array(start, end, weight):
     """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
     at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
-    fused multiply-add); for float32 the float64 product is exact and the sum is rounded to
-    odd, so that rounding it to float32 is that one rounding (float16 is computed so in float32,
+    fused multiply-add); for float32 the float64 product is exact and the sum is rounded once
+    more, to odd first where that could go wrong (``_fma``; float16 is computed so in float32,
     see ``opmath_dtype``); float64 has no wider type, so its product's rounding error is
     found exactly and added back (``_fused_multiply_add``)."""
     dtype = opmath_dtype(start.dtype)
@@ -219,17 +219,22 @@ def _lerp_array(start, end, weight):
         # end - difference * (1 - weight), as PyTorch computes it: (weight - 1) * difference +
         # end (the same numbers, but a NaN keeps its sign, and so does the 0 at weight 1)
         back = weight - 1                  # (in the operands' precision, as PyTorch's)
-        if dtype.itemsize <= 4:
-            start, end, difference, weight, back = (np.asarray(a, np.float64)
-                                                    for a in (start, end, difference, weight, back))
-        if dtype == np.float64:
-            near_start = _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
-            near_end = _fused_multiply_add(np.broadcast_to(back, difference.shape), difference, end)
-        else:                              # (rounded to odd first: then once more is exact)
-            near_start = _rounded_to_odd(weight * difference, start)
-            near_end = _rounded_to_odd(back * difference, end)
-    out = np.where(np.abs(weight) < 0.5, near_start, near_end)
-    return out.astype(dtype, copy=False)
+
+        def from_start():
+            if dtype == np.float64:
+                return _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
+            return _fma(np.asarray(difference), weight, start)
+
+        def from_end():
+            if dtype == np.float64:
+                return _fused_multiply_add(np.broadcast_to(back, difference.shape), difference, end)
+            return _fma(np.asarray(difference), back, end)
+
+        if np.ndim(weight) == 0:           # one weight (Adam's 1 - beta1): one end is nearer for all
+            out = from_start() if abs(weight) < 0.5 else from_end()
+        else:
+            out = np.where(np.abs(weight) < 0.5, from_start(), from_end())
+    return np.asarray(out).astype(dtype, copy=False)
 
 
 def _fma(a, b, c):
@@ -238,8 +243,35 @@ def _fma(a, b, c):
     if a.dtype == np.float64:
         return _fused_multiply_add(a, b, c)
     wide = np.float64
-    product = a.astype(wide) * b.astype(wide)          # exact: 2 * 24 bits fit in 53
-    return _rounded_to_odd(product, c.astype(wide)).astype(a.dtype)
+    total = np.asarray(np.multiply(a, b, dtype=wide))  # exact: 2 * 24 bits fit in 53
+    # the sum, rounded once to float64, written over the product when it has the sum's shape
+    # (a weight's float64 temporaries are large: the fewer at once, the fewer the C library
+    # hands back to the system, to be faulted in page by page at the next step)
+    in_place = total.shape == np.broadcast_shapes(total.shape, np.shape(c))
+    with np.errstate(invalid="ignore"):                # (inf - inf: nan, silently, as PyTorch)
+        total = np.asarray(np.add(total, c, out=total if in_place else None, dtype=wide))
+    rounded = total.astype(a.dtype)
+    if _may_round_twice(total, rounded):               # (rare: see there) round to odd first
+        return _rounded_to_odd(a.astype(wide) * b.astype(wide), c.astype(wide)).astype(a.dtype)
+    return rounded
+
+
+def _may_round_twice(total, rounded):
+    """Could ``rounded``, the float64 sums ``total`` rounded to float16 or float32, differ from
+    the exact sums rounded once? Only where a sum fell exactly halfway between two neighbours:
+    the exact sum, off that tie, rounds to the nearer one (every halfway point is a float64
+    number, so float64's rounding never carries a sum across one). That shows in the bits
+    float64 has beyond the narrower fraction: a one, then zeros. Near and below the smallest
+    normal number, where fewer bits count, the answer is yes for any sum that is not 0.
+    (``total`` is overwritten.)"""
+    info = np.finfo(rounded.dtype)
+    limit = 2 * info.smallest_normal
+    tiny = (rounded <= limit) & (rounded >= -limit)    # (no array of magnitudes: see _fma)
+    if tiny.any() and (total[tiny] != 0).any():
+        return True
+    extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
+    beyond = np.bitwise_and(total.view(np.int64), (1 << extra_bits) - 1, out=total.view(np.int64))
+    return bool((beyond == 1 << (extra_bits - 1)).any())
 
 
 def _rounded_to_odd(x, y):

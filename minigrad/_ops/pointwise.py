@@ -436,7 +436,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
             out = laid_out_as_pytorch(out, a, b)
         return out
     from .blend import _fma           # (blend builds on this module: imported when first needed)
-    factor = np.full(shape, alpha, dtype)
+    factor = np.asarray(alpha, dtype)                  # (one number: broadcast by _fma)
     if subtract:
         factor = -factor
     with np.errstate(over="ignore", invalid="ignore"):    # (alpha=inf times 0 is NaN, silently)
@@ -452,7 +452,7 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         if row == out.size or (row > 1 and out.size <= _vectorized_loop.GRAIN_SIZE):
             twice = _vectorized_loop.rounded_twice_with_a_number(row, 32 // dtype.itemsize)
             with np.errstate(over="ignore", invalid="ignore"):
-                separate = a + b * factor[(0,) * a.ndim]      # (32 bytes: one AVX2 vector)
+                separate = a + b * factor[()]      # (32 bytes: one AVX2 vector)
             out = np.where(twice, separate.reshape(-1, row), out.reshape(-1, row)).reshape(shape)
     if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
         out = laid_out_as_pytorch(out, a, b)       # (the layout _binary would give)
@@ -1643,12 +1643,12 @@ def threshold_backward(grad, out, threshold=0):
     unsigned = _SAME_SIZE_UNSIGNED.get(g.dtype.itemsize)
     if unsigned is not None and g.dtype.kind == "f" and g.shape == out._array.shape:
         # np.where picks element by element, slowly when the mask looks random (a layer's
-        # ReLU); keeping grad's bits where out > 0 and clearing them (to +0.0) elsewhere
-        # gives exactly the same array, NaN and -0.0 included, about 4x faster.
-        keep = np.array(out._array <= threshold, dtype=unsigned)   # 1 where cleared (an array even when 0-d)
-        np.subtract(keep, 1, out=keep)                      # 0 where cleared, else all bits set
-        array = np.empty(keep.shape, g.dtype)               # (its own memory: a new tensor)
-        np.bitwise_and(g.view(unsigned), keep, out=array.view(unsigned))
+        # ReLU); grad's bits read as unsigned integers and multiplied by 1 (kept) or 0 (cleared
+        # to +0.0) give exactly the same array, NaN and -0.0 included, about 10x faster
+        keep = np.asarray(out._array <= threshold)          # (an array even when 0-d)
+        np.logical_not(keep, out=keep)                      # True where grad passes, NaN too
+        array = np.empty(g.shape, g.dtype)                  # (its own memory: a new tensor)
+        np.multiply(g.view(unsigned), keep, out=array.view(unsigned))
     else:
         array = np.where(out._array <= threshold, g.dtype.type(0), g)
     return result(array, ThresholdBackwardBackward0, (grad, out), saved=(out,), threshold=threshold)
@@ -1746,13 +1746,8 @@ def relu(input):
     keeps_first = _MAXIMUM_KEEPS_FIRST.get(array.dtype, True)    # (integers: no -0, any order)
     if keeps_first is None:
         out = np.where(array < 0, array.dtype.type(0), array)
-    elif array.flags.c_contiguous:
-        # numpy's maximum of two arrays is about twice as fast as that of an array and a number
-        # (same values): so the result starts as zeros, which are also the other operand.
-        zeros = np.zeros_like(array)
-        out = (np.maximum(array, zeros, out=zeros) if keeps_first
-               else np.maximum(zeros, array, out=zeros))
     else:
+        # (a zero of the array's dtype: compared without a conversion, one pass over the array)
         zero = array.dtype.type(0)
         out = like_its_input(np.maximum(array, zero) if keeps_first else np.maximum(zero, array), array)
     return save_result(result(out, ReluBackward0, (input,)))
