@@ -204,3 +204,20 @@ def test_fused_multiply_adds_keep_the_signs_of_zeros_and_nans(name, dtype):
 
     for theirs, ours in zip(run(torch), run(minigrad)):
         assert np.array_equal(theirs.numpy().view(np.uint8), ours.numpy().view(np.uint8))
+
+
+@pytest.mark.parametrize("exponent", [-2 ** 63, 2 ** 63 - 1, -2 ** 62, 3, True])
+def test_the_gradient_of_a_power_takes_the_exponent_as_a_float(exponent):
+    """PyTorch's pow backward computes with the exponent as a double: x ** -2**63 has a
+    gradient (minigrad's int exponent - 1 overflowed), and create_graph records float powers."""
+    results = []
+    for lib in (torch, minigrad):
+        x = lib.tensor([2.0, 0.5, 1.0, 0.0], dtype=lib.float64, requires_grad=True)
+        (grad,) = lib.autograd.grad((x ** exponent).sum(), x, create_graph=True)
+        nodes, seen = [grad.grad_fn], []
+        while nodes:                             # (every node of the gradient's graph)
+            node = nodes.pop()
+            seen.append((node.name(), repr(getattr(node, "_saved_exponent", None))))
+            nodes.extend(next_node for next_node, _ in node.next_functions if next_node is not None)
+        results.append((grad.detach().numpy().tobytes(), seen))
+    assert results[0] == results[1]

@@ -918,6 +918,9 @@ class PowBackward0(Node):
         n = self.exponent
         if n == 0:      # PyTorch's formula gives zeros_like(self) then: no graph, no NaN from grad
             return (_wrap(np.zeros_like(a._array)),)
+        # (PyTorch's formula takes the exponent as a double: x ** -2**63 has the gradient of
+        # x ** -2.0**63, and create_graph records the powers of a float)
+        n = float(n) if isinstance(n, int) else n
         return (grad * mul_by_number(a ** (n - 1), n),)
 
     def jvp(self, tangents, inputs, out):
