@@ -32,7 +32,8 @@ from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
-from .lu_blocked import lu_in_panels, lu_left_looking_fused, fma_in_dtype, SIZES as lu_in_panels_sizes
+from .lu_blocked import lu_in_panels, lu_left_looking_fused, SIZES as lu_in_panels_sizes
+from .blend import _fma     # (a * b + c rounded once, in the arrays' dtype)
 from .lu_blocked import FUSED_SIZES as lu_left_looking_sizes
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum
@@ -224,7 +225,7 @@ def lu_factor(array):
             lu[:, k + 1:, k] = np.where(divide[:, None], column / np.where(zero, one, pivot)[:, None], scaled)
             below, right = lu[:, k + 1:, k:k + 1], lu[:, k:k + 1, k + 1:]
             if MKL_FUSES_MULTIPLY_ADDS:     # (Intel's processors: see mkl_kernels)
-                lu[:, k + 1:, k + 1:] = fma_in_dtype(-below, right, lu[:, k + 1:, k + 1:])
+                lu[:, k + 1:, k + 1:] = _fma(-below, right, lu[:, k + 1:, k + 1:])
             else:
                 lu[:, k + 1:, k + 1:] -= below * right
     return lu.reshape(array.shape), pivots.reshape(batch + (steps,)), info.reshape(batch)

@@ -269,19 +269,3 @@ def _two_sum(a, b):
     total = a + b
     b_part = total - a
     return total, (a - (total - b_part)) + (b - b_part)
-
-
-def fma_in_dtype(a, b, c):
-    """a * b + c rounded once to the dtype of float32 or float64 arrays (the CPU's fused
-    multiply-add in that precision). float32: the product of two float32 is exact in float64;
-    its sum with c is rounded to odd there (exact sum and error, as in fma) so that the one
-    rounding to float32 after it is the only one that counts."""
-    if a.dtype != np.float32:
-        return fma(a, b, c)
-    wide = np.float64
-    product = a.astype(wide) * b.astype(wide)
-    high, lost = _two_sum(np.asarray(c, wide), product)
-    even = (high.view(np.int64) & 1) == 0
-    toward = np.nextafter(high, np.where(lost > 0, np.inf, -np.inf))
-    inexact = (lost != 0) & even & np.isfinite(high)
-    return np.where(inexact, toward, high).astype(np.float32)

@@ -32,7 +32,7 @@ them on every machine).
 """
 import numpy as np
 
-from .lu_blocked import fma_in_dtype
+from .blend import _fma     # (a * b + c rounded once, in the arrays' dtype)
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 
 
@@ -101,7 +101,7 @@ def _solve_rows(x, M, downward, unit=False, reciprocal=None, divide=False, fused
             known.sort()
         if MKL_FUSES_MULTIPLY_ADDS and len(known) == 1:
             k = known[0]
-            x[:, i] = fma_in_dtype(-M[:, i, k, None], x[:, k], x[:, i])
+            x[:, i] = _fma(-M[:, i, k, None], x[:, k], x[:, i])
         elif MKL_FUSES_MULTIPLY_ADDS and known:
             # (in the order the terms are added: the second rounded, the first, the rest;
             # all but the last are summed, the sum negated and the last term subtracted
@@ -110,9 +110,9 @@ def _solve_rows(x, M, downward, unit=False, reciprocal=None, divide=False, fused
             order = [known[1], known[0]] + known[2:]
             partial = M[:, i, order[0], None] * x[:, order[0]]
             for k in order[1:-1]:
-                partial = fma_in_dtype(M[:, i, k, None], x[:, k], partial)
+                partial = _fma(M[:, i, k, None], x[:, k], partial)
             last = order[-1]
-            total = fma_in_dtype(-M[:, i, last, None], x[:, last], -partial)
+            total = _fma(-M[:, i, last, None], x[:, last], -partial)
             x[:, i] = x[:, i] + total
         elif known:
             total = M[:, i, known[0], None] * x[:, known[0]]
@@ -146,5 +146,5 @@ def _solve_upper_by_columns(x, U):
 def _minus_product(x, a, b):
     """x - a * b, in one rounding where MKL fuses it (see mkl_kernels)."""
     if MKL_FUSES_MULTIPLY_ADDS:
-        return fma_in_dtype(-a, b, x)
+        return _fma(-a, b, x)
     return x - a * b
