@@ -688,7 +688,10 @@ BINARY = {
     "ger": lambda L, x, y: x.reshape(-1).ger(y.reshape(-1)),
     "lt_t": lambda L, x, y: x * x.lt(y),
     "equal": lambda L, x, y: x * x.equal(y),
-    "gcd_lcm": lambda L, x, y: L.gcd((x * 3).long(), (y * 3).long()) + L.lcm((x * 2).long(), (y * 2).long()),
+    # (lcm's first input is kept in range: NaN's long is -2**63, whose gcd with 7 is -1 in
+    # PyTorch, and PyTorch's lcm then divides -2**63 by -1, which ends the process: SIGFPE)
+    "gcd_lcm": lambda L, x, y: L.gcd((x * 3).long(), (y * 3).long()) + L.lcm(
+                                   (x * 2).nan_to_num(0.0).clamp(-1e6, 1e6).long(), (y * 2).long()),
     "bitwise_t": lambda L, x, y: L.bitwise_and((x * 3).long(), (y * 3).long()) ^ L.bitwise_or((x > 0).long(), 1),
     "shift_t": lambda L, x, y: L.bitwise_left_shift((x * 3).long().abs(), 1) + (y * 4).long().bitwise_right_shift(1),
     "cholesky_solve": lambda L, x, y: L.cholesky_solve(y.reshape(-1, 1)[:x.shape[-2]], L.linalg.cholesky(
