@@ -36,6 +36,12 @@ def _make(L, spec, seed):
         return L.tensor(data)
 
 
+def _as_inference_double(L, tensor):
+    """tensor in float64, still an inference tensor."""
+    with L.inference_mode():
+        return tensor.double()
+
+
 # name: (the operation, the specs of its inputs: a shape, or (shape, kind))
 CASES = {
     # copy_ into new memory: conversions, repeat, clone, contiguous, shuffles
@@ -398,6 +404,10 @@ CASES = {
     "amax_empty_result": (lambda L, a: a.amax(1), [(0, 2)]),
     "median_empty": (lambda L, a: a.median(), [(0,)]),
     "nanmedian_empty": (lambda L, a: a.nanmedian(), [(2, 0)]),
+    # ... of other dtypes: the default dtype's NaN converted (found by the random-program test)
+    "median_empty_int": (lambda L, a: a.median(), [((0,), I)]),
+    "median_empty_double": (lambda L, a: _as_inference_double(L, a).median(), [(0,)]),
+    "nanmedian_empty_int": (lambda L, a: a.nanmedian(), [((2, 0), I)]),
     "var_empty": (lambda L, a: a.var(0), [(2, 0)]),
     "std_empty": (lambda L, a: a.std(), [(0,)]),
     "var_mean": (lambda L, a: L.var_mean(a), [(2, 3)]),
@@ -461,6 +471,21 @@ def test_versions_when_only_some_inputs_are_inference_tensors(torch, case):
     """A normal input brings the autograd layer back: nothing below it counts."""
     ours, theirs = _run(minigrad, case, normal_first=True), _run(torch, case, normal_first=True)
     assert [_version(t) for t in ours] == [_version(t) for t in theirs]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_median_of_nothing_follows_the_default_dtype(torch, dtype):
+    """median of no elements fills a NaN of the default dtype, then converts it: only an input
+    of the default dtype keeps the fill's version (found by the random-program test)."""
+    def run(L):
+        L.set_default_dtype(L.float64)
+        try:
+            with L.inference_mode():
+                empty = L.zeros(2, 0, dtype=getattr(L, dtype))
+            return [(_version(out), str(out.dtype), str(out.item())) for out in (empty.median(), empty.nanmedian())]
+        finally:
+            L.set_default_dtype(L.float32)
+    assert run(minigrad) == run(torch)
 
 
 @pytest.mark.parametrize("case", ["to_double", "repeat", "mean", "diag_of_vector", "masked_fill", "mse_loss"])
