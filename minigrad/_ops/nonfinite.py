@@ -18,6 +18,7 @@ from .._tensor import _wrap
 from ..autograd.graph import Node
 from . import plain_output, result
 from .pointwise import laid_out_as_pytorch
+from .views import check_history_kept
 from .._memory_format import empty_laid_out_like, with_pytorch_steps
 from ..autograd.kernel_writes import kernel_writes
 
@@ -72,6 +73,9 @@ def isneginf(input):
 def isfinite(input):
     """True where ``input`` is an ordinary number (neither nan, inf nor -inf). Never recorded."""
     if input._array.dtype.kind == "f":
+        # PyTorch's isfinite of floats is ``(x == x) * (x.abs() != inf)``, and abs, a recorded
+        # operation, first looks up x's history: a view whose history was lost raises
+        check_history_kept(input)
         return _answer(np.isfinite, input)
     return _known_answer(True, input)
 

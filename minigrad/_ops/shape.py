@@ -1127,8 +1127,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                            "https://github.com/pytorch/pytorch/issues if you need this feature.")
     if not isinstance(other, Tensor):
         raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type_name(other)}")
-    # PyTorch's allclose is isclose(...).all(): its checks too (the same dtype, tolerances >= 0)
-    return bool(isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)._array.all())
+    # PyTorch's allclose is isclose(...).all(): its checks too (the same dtype, tolerances >= 0),
+    # but below the autograd layer, so no input's history is looked up
+    return bool(_isclose(input, other, rtol, atol, equal_nan, looks_up_history=False)._array.all())
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -1137,6 +1138,10 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     As PyTorch computes it: ``input == other``, then (equal_nan) NaNs in both places, then the
     finite errors within the allowed one, each ORed into the result in place (so its version
     counts them); the errors in the inputs' dtype (bools and integers in the default float)."""
+    return _isclose(input, other, rtol, atol, equal_nan, looks_up_history=True)
+
+
+def _isclose(input, other, rtol, atol, equal_nan, looks_up_history):
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("isclose", (input, other))
     if not isinstance(other, Tensor):
@@ -1157,6 +1162,11 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         close = close | (np.isnan(a) & np.isnan(b))
         changes += 1
     if rtol != 0 or atol != 0:
+        # PyTorch's isclose computes the errors with recorded operations (a subtraction, abs):
+        # like any recorded operation they look up the inputs' history first, so a view whose
+        # history was lost (made under no_grad, its base changed in place since) raises here
+        if looks_up_history:
+            check_history_kept(input, other)
         if a.dtype.kind != "f":                     # (PyTorch's arithmetic promotes them)
             a, b = a.astype(np.float32), b.astype(np.float32)
         with np.errstate(all="ignore"):
