@@ -147,6 +147,8 @@ OPERATIONS = {
     "isinf": lambda L, v: v.isinf(),
     "allclose": lambda L, v: L.allclose(v, v),
     "eq": lambda L, v: v == 1,
+    "matrix_rank": lambda L, v: L.linalg.matrix_rank(v),       # (a recorded svdvals)
+    "matrix_rank_hermitian": lambda L, v: L.linalg.matrix_rank(v, hermitian=True),
 }
 
 
