@@ -1171,7 +1171,8 @@ class RsqrtBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return (grad * -0.5 * out ** 3,)
+        # (PyTorch's C++ -0.5 * grad is mul with a Scalar: MulBackward1 under create_graph)
+        return (mul_by_number(grad, -0.5) * out ** 3,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = -0.5 * result**3 * self_t"""
@@ -1392,7 +1393,8 @@ class Log1PBackward0(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad / (a + 1),)
+        # (PyTorch's C++ self + 1 is add with a Scalar: AddBackward1 under create_graph)
+        return (grad / add_number(a, 1),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (1 + self)"""
@@ -1462,7 +1464,8 @@ class TanBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return (grad * (1 + out ** 2),)
+        # (PyTorch's C++ 1 + result.pow(2) is add with a Scalar: AddBackward1 under create_graph)
+        return (grad * add_number(out ** 2, 1),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (1 + result**2) * self_t"""
