@@ -23,6 +23,7 @@ from .bitwise import _kernel_error
 from .pointwise import _binary, _float_ufunc, check_shapes_fit, like_its_input, mul_by_number, pow, where
 from .reduction import return_types
 from ..autograd.kernel_writes import kernel_writes
+from .views import check_history_kept
 
 
 class _MantissaExponent(tuple):
@@ -201,6 +202,9 @@ def nextafter_(self, other):
     check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first,
     refuse_if_old_values_needed(self, nextafter, (other,))   # and its copy of self's old values
     refuse_partial_overlap(self, other)
+    # autograd saves other (for self's gradient) before the loop checks the shapes: an inference
+    # tensor given as other is refused first, as by the out-of-place nextafter
+    check_history_kept(self, other, saves=((1,), ()))
     check_castable("nextafter_", self, other)
     return apply_inplace(self, lambda t, *_: nextafter(t, other), other)
 
