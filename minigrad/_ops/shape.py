@@ -1095,28 +1095,27 @@ def masked_fill_copy(input, mask, value):
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{cpp_type_name(mask.dtype)}")
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s).")
+    try:                                  # the shapes first, then the value
+        np.broadcast_shapes(mask._array.shape, input._array.shape)
+    except ValueError:
+        check_history_kept(input)
+        raise _broadcast_error(mask, input) from None
     if isinstance(value, Tensor):
-        if value.ndim != 0:
-            raise RuntimeError(
-                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s).")
-        try:
-            out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
-                                                                             copy=False)
-        except ValueError:
-            check_history_kept(input)
-            raise _broadcast_error(mask, input) from None
+        # PyTorch fills with value.item(), converted to input's dtype with its check: a NaN or
+        # 300 can't fill an int8 tensor (the value's gradient, if any, is its masked sum)
+        checked_scalar(value._array.item(), input._array.dtype)
+        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
+                                                                         copy=False)
         return kernel_writes("masked_fill", result(out, MaskedFillBackward1, (input, value), saved=(mask,)),
                              input, mask, value)
     if type(value) in (int, float):       # (PyTorch's checked conversion to input's dtype)
         value = checked_scalar(value, input._array.dtype)
-    try:
-        # PyTorch fills a contiguous copy, whatever the input's layout
-        out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
-                                                                  copy=False)
-    except ValueError:
-        check_history_kept(input)
-        raise _broadcast_error(mask, input) from None
+    # PyTorch fills a contiguous copy, whatever the input's layout
+    out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C", copy=False)
     return kernel_writes("masked_fill", result(out, MaskedFillBackward0, (input,), saved=(mask,)), input, mask)
 
 
