@@ -31,7 +31,7 @@ from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overl
 from .inplace import div_ as inplace_div_
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from . import overlapping_products
-from .views import check_history_kept, node_is_current, SAVES_BOTH
+from .views import check_history_kept, node_is_current
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.function import _FuncTransforms
 from .._functorch import check_inplace_batching, warn_no_batching_rule
@@ -181,8 +181,9 @@ _CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp
 
 # elementwise in-place forms whose autograd saves the other input (which inputs each input's
 # gradient saves, as for check_history_kept) before the loop checks the shapes: an inference
-# tensor given as the other is refused first ("Inference tensors cannot be saved for backward")
-_SAVES_CHECKED_BEFORE_SHAPES = {"xlogy_": SAVES_BOTH, "float_power_": SAVES_BOTH}
+# tensor given as the other is refused first ("Inference tensors cannot be saved for backward").
+# Where a gradient needs x's old values, it saves a copy of them (never an inference tensor).
+_SAVES_CHECKED_BEFORE_SHAPES = {"xlogy_": ((1,), (1,)), "float_power_": ((1,), (1,))}
 
 # elementwise in-place forms whose loop checks that the promoted dtype can be written back into
 # x before its kernel looks at that dtype (bools.hypot_(ints): the cast is refused, not the kernel)
