@@ -562,3 +562,33 @@ def test_in_place_change_by_an_inference_tensor(torch, name, shapes, inference):
             return str(error).splitlines()[0]
         return x.tolist()
     assert outcome(minigrad) == outcome(torch)
+
+
+SAVED_BY_EVERY_GRADIENT = {
+    "fmin": lambda L, a, b: L.fmin(a, b), "maximum": lambda L, a, b: L.maximum(a, b),
+    "atan2": lambda L, a, b: L.atan2(a, b), "pow": lambda L, a, b: L.pow(a, b),
+    "xlogy": lambda L, a, b: L.xlogy(a, b), "logaddexp": lambda L, a, b: L.logaddexp(a, b),
+    "dist": lambda L, a, b: L.dist(a, b), "mul": lambda L, a, b: a * b}
+
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize("name", sorted(SAVED_BY_EVERY_GRADIENT))
+def test_a_no_grad_view_with_an_inference_tensor_of_another_shape(torch, name, swap):
+    """A view made under no_grad says requires_grad=True but has no edge: the operation is still
+    recorded, so what every input's gradient needs (both inputs of fmin, atan2, ...) is saved,
+    and an inference tensor among them is refused before the shapes are compared; mul saves
+    each input only for the other's gradient, so there the shapes fail (found by the
+    random-program test)."""
+    def outcome(L):
+        leaf = L.ones(2, 3, requires_grad=True)
+        with L.no_grad():
+            view = leaf[0]
+        with L.inference_mode():
+            other = L.full((2,), 0.5)
+        a, b = (other, view) if swap else (view, other)
+        try:
+            SAVED_BY_EVERY_GRADIENT[name](L, a, b)
+        except RuntimeError as error:
+            return str(error).splitlines()[0]
+        return "no error"
+    assert outcome(minigrad) == outcome(torch)
