@@ -572,12 +572,12 @@ def test_float32_elu_family_gradients_to_the_bit(name, settings, n):
     assert np.array_equal(grads[0], grads[1])
 
 
-@pytest.mark.parametrize("name", ["elu", "selu", "celu"])
+@pytest.mark.parametrize("name", ["elu", "selu", "celu", "rrelu"])
 @pytest.mark.parametrize("layout", ["transposed", "permuted", "permuted_slice"])
 def test_elu_family_keeps_the_input_layout_as_torch(name, layout):
     """elu, selu and celu of a transposed input give a transposed result, as PyTorch's loop lays
-    it out, so a later reshape copies (CloneBackward0, UnsafeViewBackward0) as in PyTorch
-    (found by the random-program test)."""
+    it out, so a later reshape copies (CloneBackward0, UnsafeViewBackward0) as in PyTorch;
+    rrelu's result is row-major whatever the input's layout (found by the random-program test)."""
     torch = import_torch()
 
     def seen(L):
