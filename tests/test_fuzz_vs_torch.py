@@ -1177,7 +1177,8 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-KNOWN_DIFFERENCES = set()
+# (sgn: PyTorch's gradient is a ZeroTensor, see KNOWN_DIFFERENT_PROGRAMS)
+KNOWN_DIFFERENCES = {"sgn", "sgn_"}
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
