@@ -573,7 +573,7 @@ def test_float32_elu_family_gradients_to_the_bit(name, settings, n):
 
 
 @pytest.mark.parametrize("name", ["elu", "selu", "celu", "rrelu"])
-@pytest.mark.parametrize("layout", ["transposed", "permuted", "permuted_slice"])
+@pytest.mark.parametrize("layout", ["transposed", "permuted", "permuted_slice", "zero_dims"])
 def test_elu_family_keeps_the_input_layout_as_torch(name, layout):
     """elu, selu and celu of a transposed input give a transposed result, as PyTorch's loop lays
     it out, so a later reshape copies (CloneBackward0, UnsafeViewBackward0) as in PyTorch;
@@ -584,8 +584,10 @@ def test_elu_family_keeps_the_input_layout_as_torch(name, layout):
         base = L.arange(24., requires_grad=True)
         x = {"transposed": lambda: (base[:6] - 3).reshape(2, 3).t(),
              "permuted": lambda: (base - 10).reshape(2, 3, 4).permute(2, 0, 1),
-             "permuted_slice": lambda: (base - 10).reshape(2, 3, 4).permute(2, 0, 1)[:, :1]}[layout]()
+             "permuted_slice": lambda: (base - 10).reshape(2, 3, 4).permute(2, 0, 1)[:, :1],
+             "zero_dims": lambda: base[0] - 3}[layout]()
         out = getattr(L.nn.functional, name)(x)
         flat = out.reshape(-1)
-        return out.stride(), flat.grad_fn.name(), [n.name() for n, _ in flat.grad_fn.next_functions]
+        return (tuple(out.shape), out.stride(), flat.grad_fn.name(),
+                [n.name() for n, _ in flat.grad_fn.next_functions])
     assert seen(minigrad) == seen(torch)
