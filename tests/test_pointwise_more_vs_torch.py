@@ -159,6 +159,11 @@ PROGRAMS = {
     "ldexp_": lambda L: _floats(L, True).clone().ldexp_(L.tensor([3, -1, 2])),
     "ldexp_int_": lambda L: _ints(L).ldexp_(L.tensor(2)),
     "torch_ldexp_": lambda L: L.ldexp_(_floats(L), L.tensor(2)),
+    # bool exponents: the shapes are compared first (found by the random-program test)
+    "ldexp_bool_bad_shape": lambda L: L.ldexp(L.ones(1, 2), L.tensor([True, False, True])),
+    "ldexp_bool_in_place_bad_shape": lambda L: L.ones(1, 2).ldexp_(L.tensor([True, False, True])),
+    "ldexp_bool_in_place_larger": lambda L: L.ones(3).ldexp_(L.ones(2, 3, dtype=L.bool)),
+    "ldexp_bool_in_place": lambda L: L.ones(3).ldexp_(L.tensor([True, False, True])),
     "nextafter": lambda L: L.nextafter(_floats(L, True), L.tensor([1.0, -1.0, 0.0])),
     "nextafter_double": lambda L: L.nextafter(_floats(L, dtype=L.float64), L.tensor(2.0)),
     "nextafter_int": lambda L: L.nextafter(_ints(L), _ints(L)),
