@@ -592,3 +592,25 @@ def test_a_no_grad_view_with_an_inference_tensor_of_another_shape(torch, name, s
             return str(error).splitlines()[0]
         return "no error"
     assert outcome(minigrad) == outcome(torch)
+
+
+@pytest.mark.parametrize("call", ["x.scatter_reduce(0, i, inference_double, 'mean')", "x.scatter_reduce(0, i, inference, 'bad')",
+                                  "x.scatter_reduce(5, i, inference, 'sum')", "x.scatter_reduce(0, i, inference, 'sum')",
+                                  "inference.scatter_reduce(0, i, x * 1, 'prod')", "x.scatter_reduce(0, inference_index, x * 2, 'amin')",
+                                  "L.ones(3).scatter_reduce(0, i, inference, 'sum')"])
+def test_scatter_reduce_saves_its_inputs_before_its_checks(torch, call):
+    """scatter_reduce's autograd saves self, index and src, whatever the reduction, before the
+    kernel checks the dtypes, dim and reduction: an inference tensor among them is refused first
+    when an input requires grad (found by the random-program test)."""
+    def outcome(L):
+        x, i = L.ones(3, requires_grad=True), L.zeros(3, dtype=L.int64)
+        with L.inference_mode():
+            inference, inference_double = L.ones(3), L.ones(3, dtype=L.float64)
+            inference_index = L.zeros(3, dtype=L.int64)
+        names = dict(L=L, x=x, i=i, inference=inference, inference_double=inference_double,
+                     inference_index=inference_index)
+        try:
+            return eval(call, names).tolist()      # noqa: S307 (a fixed line of this test)
+        except RuntimeError as error:
+            return str(error).splitlines()[0]
+    assert outcome(minigrad) == outcome(torch)
