@@ -159,6 +159,15 @@ PROGRAMS = {
     "ldexp_": lambda L: _floats(L, True).clone().ldexp_(L.tensor([3, -1, 2])),
     "ldexp_int_": lambda L: _ints(L).ldexp_(L.tensor(2)),
     "torch_ldexp_": lambda L: L.ldexp_(_floats(L), L.tensor(2)),
+    # an expanded bool or integer tensor: neg_'s refusal of bools comes before the check of the
+    # written memory, and nan_to_num_ of integers copies the tensor onto itself (a version, no
+    # check) (found by the random-program test)
+    "neg_expanded_bool": lambda L: L.tensor([True, False]).expand(2, 2).neg_(),
+    "negative_expanded_bool": lambda L: L.tensor([True, False]).expand(2, 2).negative_(),
+    "neg_expanded_int": lambda L: L.tensor([1, 2]).expand(2, 2).neg_(),
+    "nan_to_num_expanded_bool": lambda L: L.tensor([True, False]).expand(2, 2).nan_to_num_(),
+    "nan_to_num_int_version": lambda L: (lambda t: (t.nan_to_num_(), t._version))(L.tensor([1, 2])),
+    "nan_to_num_expanded_float": lambda L: L.tensor([1.0, float("nan")]).expand(2, 2).nan_to_num_(),
     # bool exponents: the shapes are compared first (found by the random-program test)
     "ldexp_bool_bad_shape": lambda L: L.ldexp(L.ones(1, 2), L.tensor([True, False, True])),
     "ldexp_bool_in_place_bad_shape": lambda L: L.ones(1, 2).ldexp_(L.tensor([True, False, True])),

@@ -53,6 +53,9 @@ def _unary_inplace(operation, name):
     def method(self, *args, **kwargs):
         if _FuncTransforms.vmaps and name in _WITHOUT_BATCHING_RULE:
             warn_no_batching_rule(name, (self,))
+        if operation is pointwise.neg and self._array.dtype == np.bool_:
+            # (neg's own check comes before the loop's check of self's memory: an expanded bool)
+            raise RuntimeError(pointwise.NEGATIVE_BOOL_MESSAGE)
         def written(t):
             return _castable_back(operation(t, *args, **kwargs), t)
         if overlaps_itself(self._array):        # (unfold's windows): element by element

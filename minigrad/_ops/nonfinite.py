@@ -139,4 +139,9 @@ def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
     from .inplace import apply_inplace       # (inplace.py builds on the files of this package)
     nan, posinf, neginf = (_replacement("nan", nan), _replacement("posinf", posinf),
                            _replacement("neginf", neginf))
+    if input._array.dtype.kind not in "fc" and not input.requires_grad:
+        # integers and bools hold no nan or inf: PyTorch copies the tensor onto itself, which
+        # counts a version and, copying nothing, is fine for an expanded tensor too (one with
+        # history, from an in-place comparison, is refused as by any recorded change)
+        return input.copy_(input)
     return apply_inplace(input, lambda t: nan_to_num(t, nan, posinf, neginf))
