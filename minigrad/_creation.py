@@ -172,7 +172,11 @@ def tensor_data_to_array(data, dtype=None):
     if numpy_dtype.kind in "iu":
         numbers = _as_integers(numbers, numpy_dtype, _dtype.from_numpy_dtype(numpy_dtype).name)
     try:
-        array = np.array(numbers, dtype=numpy_dtype)
+        if numpy_dtype.kind == "f" and numpy_dtype.itemsize < 8:
+            with np.errstate(over="ignore"):    # (1e39 is inf in float32, silently, as in PyTorch)
+                array = np.array(numbers, dtype=numpy_dtype)
+        else:
+            array = np.array(numbers, dtype=numpy_dtype)
     except OverflowError:           # (a Python int past int64, for an inferred int64)
         raise ValueError("Overflow when unpacking long long") from None
     except (ValueError, TypeError) as error:

@@ -570,3 +570,24 @@ def test_float32_elu_family_gradients_to_the_bit(name, settings, n):
         getattr(lib.nn.functional, name)(leaf, **settings).sum().backward()
         grads.append(leaf.grad.numpy().view(np.int32))
     assert np.array_equal(grads[0], grads[1])
+
+
+@pytest.mark.parametrize("name", ["elu", "selu", "celu", "rrelu"])
+@pytest.mark.parametrize("layout", ["transposed", "permuted", "permuted_slice", "zero_dims"])
+def test_elu_family_keeps_the_input_layout_as_torch(name, layout):
+    """elu, selu and celu of a transposed input give a transposed result, as PyTorch's loop lays
+    it out, so a later reshape copies (CloneBackward0, UnsafeViewBackward0) as in PyTorch;
+    rrelu's result is row-major whatever the input's layout (found by the random-program test)."""
+    torch = import_torch()
+
+    def seen(L):
+        base = L.arange(24., requires_grad=True)
+        x = {"transposed": lambda: (base[:6] - 3).reshape(2, 3).t(),
+             "permuted": lambda: (base - 10).reshape(2, 3, 4).permute(2, 0, 1),
+             "permuted_slice": lambda: (base - 10).reshape(2, 3, 4).permute(2, 0, 1)[:, :1],
+             "zero_dims": lambda: base[0] - 3}[layout]()
+        out = getattr(L.nn.functional, name)(x)
+        flat = out.reshape(-1)
+        return (tuple(out.shape), out.stride(), flat.grad_fn.name(),
+                [n.name() for n, _ in flat.grad_fn.next_functions])
+    assert seen(minigrad) == seen(torch)

@@ -36,6 +36,12 @@ def _make(L, spec, seed):
         return L.tensor(data)
 
 
+def _as_inference_double(L, tensor):
+    """tensor in float64, still an inference tensor."""
+    with L.inference_mode():
+        return tensor.double()
+
+
 # name: (the operation, the specs of its inputs: a shape, or (shape, kind))
 CASES = {
     # copy_ into new memory: conversions, repeat, clone, contiguous, shuffles
@@ -398,6 +404,10 @@ CASES = {
     "amax_empty_result": (lambda L, a: a.amax(1), [(0, 2)]),
     "median_empty": (lambda L, a: a.median(), [(0,)]),
     "nanmedian_empty": (lambda L, a: a.nanmedian(), [(2, 0)]),
+    # ... of other dtypes: the default dtype's NaN converted (found by the random-program test)
+    "median_empty_int": (lambda L, a: a.median(), [((0,), I)]),
+    "median_empty_double": (lambda L, a: _as_inference_double(L, a).median(), [(0,)]),
+    "nanmedian_empty_int": (lambda L, a: a.nanmedian(), [((2, 0), I)]),
     "var_empty": (lambda L, a: a.var(0), [(2, 0)]),
     "std_empty": (lambda L, a: a.std(), [(0,)]),
     "var_mean": (lambda L, a: L.var_mean(a), [(2, 3)]),
@@ -463,6 +473,21 @@ def test_versions_when_only_some_inputs_are_inference_tensors(torch, case):
     assert [_version(t) for t in ours] == [_version(t) for t in theirs]
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_median_of_nothing_follows_the_default_dtype(torch, dtype):
+    """median of no elements fills a NaN of the default dtype, then converts it: only an input
+    of the default dtype keeps the fill's version (found by the random-program test)."""
+    def run(L):
+        L.set_default_dtype(L.float64)
+        try:
+            with L.inference_mode():
+                empty = L.zeros(2, 0, dtype=getattr(L, dtype))
+            return [(_version(out), str(out.dtype), str(out.item())) for out in (empty.median(), empty.nanmedian())]
+        finally:
+            L.set_default_dtype(L.float32)
+    assert run(minigrad) == run(torch)
+
+
 @pytest.mark.parametrize("case", ["to_double", "repeat", "mean", "diag_of_vector", "masked_fill", "mse_loss"])
 def test_versions_inside_inference_mode(torch, case):
     """Inside inference_mode the results are inference tensors themselves: no version at all."""
@@ -510,3 +535,82 @@ def test_detach_of_an_inference_tensor_outside_inference_mode(torch):
             seen.append(str(error))
         return seen
     assert run(minigrad) == run(torch)
+
+
+IN_PLACE_WITH_AN_OTHER = ["xlogy_", "nextafter_", "true_divide_", "div_", "float_power_", "atan2_", "pow_",
+                          "hypot_", "copysign_", "fmod_", "heaviside_"]
+
+
+@pytest.mark.parametrize("inference", ["other", "self"])
+@pytest.mark.parametrize("shapes", [((), (1, 2)), ((3,), (1, 2)), ((3,), (3,)), ((1, 2), (3,))], ids=str)
+@pytest.mark.parametrize("name", IN_PLACE_WITH_AN_OTHER)
+def test_in_place_change_by_an_inference_tensor(torch, name, shapes, inference):
+    """x.op_(y) with x recorded and y an inference tensor: where autograd saves y (xlogy_,
+    nextafter_, div_ and its other name true_divide_, float_power_, ...), PyTorch refuses to save
+    it before its loop compares the shapes; the others check the shapes only. An inference x
+    changed by a y that requires grad is never saved (a copy of x's old values would be)
+    (found by the random-program test)."""
+    def outcome(L):
+        x = L.ones(shapes[0], dtype=L.float64, requires_grad=True) * 0.5
+        with L.inference_mode():
+            y = L.full(shapes[1], 0.25, dtype=L.float64)
+        if inference == "self":
+            x, y = y, x
+        try:
+            getattr(x, name)(y)
+        except RuntimeError as error:
+            return str(error).splitlines()[0]
+        return x.tolist()
+    assert outcome(minigrad) == outcome(torch)
+
+
+SAVED_BY_EVERY_GRADIENT = {
+    "fmin": lambda L, a, b: L.fmin(a, b), "maximum": lambda L, a, b: L.maximum(a, b),
+    "atan2": lambda L, a, b: L.atan2(a, b), "pow": lambda L, a, b: L.pow(a, b),
+    "xlogy": lambda L, a, b: L.xlogy(a, b), "logaddexp": lambda L, a, b: L.logaddexp(a, b),
+    "dist": lambda L, a, b: L.dist(a, b), "mul": lambda L, a, b: a * b}
+
+
+@pytest.mark.parametrize("swap", [False, True])
+@pytest.mark.parametrize("name", sorted(SAVED_BY_EVERY_GRADIENT))
+def test_a_no_grad_view_with_an_inference_tensor_of_another_shape(torch, name, swap):
+    """A view made under no_grad says requires_grad=True but has no edge: the operation is still
+    recorded, so what every input's gradient needs (both inputs of fmin, atan2, ...) is saved,
+    and an inference tensor among them is refused before the shapes are compared; mul saves
+    each input only for the other's gradient, so there the shapes fail (found by the
+    random-program test)."""
+    def outcome(L):
+        leaf = L.ones(2, 3, requires_grad=True)
+        with L.no_grad():
+            view = leaf[0]
+        with L.inference_mode():
+            other = L.full((2,), 0.5)
+        a, b = (other, view) if swap else (view, other)
+        try:
+            SAVED_BY_EVERY_GRADIENT[name](L, a, b)
+        except RuntimeError as error:
+            return str(error).splitlines()[0]
+        return "no error"
+    assert outcome(minigrad) == outcome(torch)
+
+
+@pytest.mark.parametrize("call", ["x.scatter_reduce(0, i, inference_double, 'mean')", "x.scatter_reduce(0, i, inference, 'bad')",
+                                  "x.scatter_reduce(5, i, inference, 'sum')", "x.scatter_reduce(0, i, inference, 'sum')",
+                                  "inference.scatter_reduce(0, i, x * 1, 'prod')", "x.scatter_reduce(0, inference_index, x * 2, 'amin')",
+                                  "L.ones(3).scatter_reduce(0, i, inference, 'sum')"])
+def test_scatter_reduce_saves_its_inputs_before_its_checks(torch, call):
+    """scatter_reduce's autograd saves self, index and src, whatever the reduction, before the
+    kernel checks the dtypes, dim and reduction: an inference tensor among them is refused first
+    when an input requires grad (found by the random-program test)."""
+    def outcome(L):
+        x, i = L.ones(3, requires_grad=True), L.zeros(3, dtype=L.int64)
+        with L.inference_mode():
+            inference, inference_double = L.ones(3), L.ones(3, dtype=L.float64)
+            inference_index = L.zeros(3, dtype=L.int64)
+        names = dict(L=L, x=x, i=i, inference=inference, inference_double=inference_double,
+                     inference_index=inference_index)
+        try:
+            return eval(call, names).tolist()      # noqa: S307 (a fixed line of this test)
+        except RuntimeError as error:
+            return str(error).splitlines()[0]
+    assert outcome(minigrad) == outcome(torch)

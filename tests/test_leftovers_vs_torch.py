@@ -101,6 +101,17 @@ EDGES = {
     "histc_int_order": lambda L: L.histc(T(L, (5,), "int64"), bins=3, min=2, max=1),
     "histc_bool_range": lambda L: L.histc(T(L, (5,), "bool"), bins=3, min=0, max=float("inf")),
     "histc_int": lambda L: L.histc(T(L, (5,), "int64"), bins=3, min=0, max=3),
+    # ... the nan of an input of one element keeps its sign (of more, PyTorch's reduction makes
+    # -nan), and a single value too large for +-1 to widen the range takes the next numbers of
+    # its dtype (found by the random-program test)
+    "histc_one_nan": lambda L: L.histc(L.tensor([float("nan")]), 4),
+    "histc_one_nan_0d_double": lambda L: L.histc(L.tensor(float("nan"), dtype=L.float64), 4),
+    "histc_one_negative_nan": lambda L: L.histc(L.tensor([-float("nan")]), 4),
+    "histc_two_nans": lambda L: L.histc(L.tensor([float("nan"), float("nan")]), 4),
+    "histc_one_inf": lambda L: L.histc(L.tensor([float("inf")]), 4),
+    "histc_minus_infs_double": lambda L: L.histc(L.tensor([-float("inf")] * 2, dtype=L.float64), 4),
+    "histc_one_large": lambda L: L.histc(L.tensor([1e38]), 4),
+    "histc_one_large_double": lambda L: L.histc(L.tensor([1e300], dtype=L.float64), 4, min=1e300, max=1e300),
     "histogram_weight_after_bins": lambda L: L.histogram(T(L, (5,)), 0, weight=L.ones(7)),
     "histogram_edges_dtype": lambda L: L.histogram(T(L, (5,), "float64"), L.tensor([0.0, 1.0, 2.0])),
     "histogram_one_edge": lambda L: L.histogram(T(L, (5,)), L.tensor([1.0])),

@@ -357,3 +357,27 @@ def test_regression_loss_gradients_bit_for_bit(torch, dtype, name, reduction, tr
             gradients.append([v.numpy() for v in L.autograd.grad(loss, [x, t], grad_output)])
         for ours, theirs in zip(*gradients):
             np.testing.assert_array_equal(ours, theirs, err_msg=f"{rows} rows")
+
+
+@pytest.mark.parametrize("requires_grad", [(True, False), (True, True), (False, True)], ids=str)
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32"), ("float16", "float32")], ids=str)
+@pytest.mark.parametrize("name", ["smooth_l1_loss", "huber_loss"])
+def test_robust_losses_of_two_dtypes_as_torch(torch, name, dtypes, requires_grad):
+    """An input and a target of two dtypes: smooth_l1_loss's gradient is computed in the common
+    dtype and written in each input's own (the node itself gives a float32 gradient, no
+    ToCopyBackward0 under create_graph); huber_loss's backward refuses mixed dtypes (found by
+    the random-program test)."""
+    def graph(node):
+        return None if node is None else (node.name(), tuple(graph(n) for n, _ in node.next_functions))
+
+    def outcome(L):
+        x = L.tensor([0.5, -1.0, 2.0], dtype=getattr(L, dtypes[0]), requires_grad=requires_grad[0])
+        t = L.tensor([0.25, 1.0, 2.5], dtype=getattr(L, dtypes[1]), requires_grad=requires_grad[1])
+        loss = getattr(L.nn.functional, name)(x, t, reduction="none")
+        wanted = [v for v in (x, t) if v.requires_grad]
+        try:
+            grads = L.autograd.grad(loss, wanted, L.ones_like(loss), create_graph=True)
+        except RuntimeError as error:
+            return str(error)
+        return [(str(g.dtype), graph(g.grad_fn), g.tolist()) for g in grads]
+    assert outcome(minigrad) == outcome(torch)

@@ -266,6 +266,40 @@ def test_errors_as_torch():
     assert errors(minigrad) == errors(torch)
 
 
+def integer_inputs(L, layout, training):
+    """batch_norm of an int32 input (each way its parameters can be given): the error's class
+    and first line. Laid out otherwise than PyTorch's kernel wants, in training, PyTorch starts
+    with at::mean of the input (if weight, bias and running_mean have its dtype), which refuses
+    integers before the kernel does (found by the random-program test)."""
+    base = L.ones(48, dtype=L.int32)
+    x = {"contiguous": lambda: base[:24].view(2, 3, 2, 2), "strided": lambda: base.view(2, 3, 2, 4)[..., ::2],
+         "channels_last": lambda: base[:24].view(2, 2, 2, 3).permute(0, 3, 1, 2),
+         "overlapping": lambda: base.as_strided((2, 3), (1, 1))}[layout]()
+    ints, floats = L.ones(3, dtype=L.int32), L.ones(3)
+    settings = [{}, {"weight": floats}, {"bias": floats}, {"weight": ints, "bias": ints},
+                {"running_mean": floats, "running_var": floats}, {"running_mean": ints, "running_var": floats},
+                {"running_mean": floats, "running_var": ints}]
+    outcomes = []
+    for given in settings:
+        if not training and "running_mean" not in given:
+            continue
+        given = dict(given)
+        mean, var = given.pop("running_mean", None), given.pop("running_var", None)
+        try:
+            L.nn.functional.batch_norm(x, mean, var, training=training, **given)
+            outcomes.append("no error")
+        except Exception as error:      # noqa: BLE001 (the error is what is compared)
+            outcomes.append((type(error).__name__, str(error).splitlines()[0]))
+    return outcomes
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "channels_last", "overlapping"])
+def test_batch_norm_of_integers_fails_as_in_torch(layout, training):
+    torch = import_torch()
+    assert integer_inputs(minigrad, layout, training) == integer_inputs(torch, layout, training)
+
+
 def mixed_dtypes(L, input, weight, bias, running):
     """Each normalization of an input, weight, bias (and running statistics) of the given dtypes:
     the result's dtype or the error's text."""

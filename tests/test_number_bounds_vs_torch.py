@@ -44,6 +44,12 @@ OPERATIONS = {
     "fill_": lambda lib, x, v: x.clone().fill_(v),
     "masked_fill": lambda lib, x, v: x.masked_fill(x > 0, v),
     "masked_fill_": lambda lib, x, v: x.clone().masked_fill_(x > 0, v),
+    # a 0-d tensor value is filled in as its item(), with the same check (found by the
+    # random-program test), after the mask's shape is checked
+    "masked_fill(tensor v)": lambda lib, x, v: x.masked_fill(x > 0, lib.tensor(v)),
+    "masked_fill_(tensor v)": lambda lib, x, v: x.clone().masked_fill_(x > 0, lib.tensor(v)),
+    "masked_fill(bad mask, v)": lambda lib, x, v: x.masked_fill(lib.tensor([True, False]), v),
+    "masked_fill(bad mask, tensor v)": lambda lib, x, v: x.masked_fill(lib.tensor([True, False]), lib.tensor(v)),
     "index_fill": lambda lib, x, v: x.index_fill(0, lib.tensor([0]), v),
     "full_like": lambda lib, x, v: lib.full_like(x, v),
     "hardtanh(v, 1e9)": lambda lib, x, v: lib.nn.functional.hardtanh(x, v, 1e9),

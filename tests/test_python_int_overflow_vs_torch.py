@@ -121,3 +121,22 @@ WIDER_CALLS = ["torch.add(t, v)", "torch.mul(t, v)", "torch.floor_divide(t, v)",
 def test_a_wider_zero_dim_tensor_is_converted_first_as_torch_does(tensor, number):
     tensors = dict(TENSORS, **{k: v for k, v in CHECKED_TENSORS.items() if k not in TENSORS})
     assert _differences(tensors[tensor], number, WIDER_CALLS) == []
+
+
+@pytest.mark.parametrize("operation", ["maximum", "minimum"])
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float16"), ("float64", "float16")])
+def test_a_wider_zero_dim_tensor_ties_in_the_gradient_as_torch_does(operation, dtypes):
+    """maximum's and minimum's gradients compare the inputs as PyTorch's comparisons do, in the
+    result's dtype: a float64 0-d 0.54781 and its float32 rounding tie there, and share the
+    gradient (found by the random-program test)."""
+    import numpy as np
+    from conftest import import_torch
+    import minigrad
+
+    def gradients(L):
+        wide, narrow = (getattr(L, name) for name in dtypes)
+        a = L.tensor(0.54781, dtype=wide, requires_grad=True)
+        x = L.tensor([0.54781, -1.0, 2.0], dtype=narrow, requires_grad=True)
+        out = [getattr(L, operation)(a, x), getattr(L, operation)(x, a)]
+        return [[g.tolist() for g in L.autograd.grad(y, (a, x), L.ones_like(y))] for y in out]
+    assert gradients(minigrad) == gradients(torch)

@@ -139,6 +139,20 @@ INPLACE = {
 }
 
 
+# Gradient formulas PyTorch writes in C++ with plain numbers (1 + result.pow(2), -0.5 * grad,
+# grad / sqrt(2 pi), grad * 1 / ...): under create_graph those are the Scalar overloads,
+# AddBackward1, MulBackward1, DivBackward1, not Python's AddBackward0 (found by the
+# random-program test)
+FORMULAS_WITH_NUMBERS = {
+    "tan": lambda L, x: (x * 0.5).tan(),
+    "tan_": lambda L, x: (x * 0.5).tan_(),
+    "log1p": lambda L, x: x.abs().log1p(),
+    "rsqrt": lambda L, x: (x.abs() + 0.5).rsqrt(),
+    "atanh": lambda L, x: (x * 0.5).atanh(),
+    "log_ndtr": lambda L, x: L.special.log_ndtr(x),
+}
+
+
 def _input(L, shape, seed):
     data = np.random.default_rng(seed).uniform(-1.5, 1.5, shape)
     return L.tensor(data, dtype=L.float64, requires_grad=True)
@@ -222,6 +236,12 @@ def test_label_smoothing_made_in_pytorchs_order(torch, name):
 @pytest.mark.parametrize("name", sorted(ACTIVATIONS))
 def test_activations_second_order_graph_as_torch(name, shape, grad_output_requires_grad):
     _compare(ACTIVATIONS[name], shape, grad_output_requires_grad)
+
+
+@pytest.mark.parametrize("grad_output_requires_grad", [False, True])
+@pytest.mark.parametrize("name", sorted(FORMULAS_WITH_NUMBERS))
+def test_formulas_with_numbers_second_order_graph_as_torch(name, grad_output_requires_grad):
+    _compare(FORMULAS_WITH_NUMBERS[name], (3, 4), grad_output_requires_grad)
 
 
 @pytest.mark.parametrize("grad_output_requires_grad", [False, True])

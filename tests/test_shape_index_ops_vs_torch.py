@@ -288,6 +288,14 @@ WRITE_ERRORS = [
     lambda lib, x: x.masked_scatter(lib.ones(3, 4, dtype=lib.bool), lib.arange(15)),
     lambda lib, x: x.masked_scatter(lib.ones(3, 5, dtype=lib.bool), lib.arange(15.)),
     lambda lib, x: x.index_fill_(1, lib.tensor([0]), 1.0),
+    # in place: source's dtype, then the mask expanded to x's shape (expand's messages: it may
+    # not be larger), then the mask's dtype (found by the random-program test)
+    lambda lib, x: (x * 1).masked_scatter_(lib.ones(2, 3, 4, dtype=lib.bool), lib.arange(24.)),
+    lambda lib, x: (x * 1).masked_scatter_(lib.ones(3, 5, dtype=lib.bool), lib.arange(15.)),
+    lambda lib, x: (x * 1).masked_scatter_(lib.ones(1, 3, dtype=lib.bool), lib.arange(15.)),
+    lambda lib, x: (x * 1).masked_scatter_(lib.ones(3, 5), lib.arange(15.)),
+    lambda lib, x: (x * 1).masked_scatter_(lib.ones(3, 5, dtype=lib.bool), lib.arange(15)),
+    lambda lib, x: (x * 1)[0, 0].masked_scatter_(lib.ones(1, 2, dtype=lib.bool), lib.arange(15.)),
 ]
 
 

@@ -136,6 +136,19 @@ OPERATIONS = {
     "unsqueeze_in_place_bad_dim": lambda L, v: v.unsqueeze_(5),     # in-place rules first
     "squeeze_in_place_bad_dim": lambda L, v: v.squeeze_(5),
     "argument_type": lambda L, v: v.gather(0, [[0]]),          # Python argument errors first
+    # answers without history that PyTorch computes with recorded operations (isclose's
+    # subtraction and abs, isfinite's abs) report the lost history too; allclose (below the
+    # autograd layer), isinf and comparisons do not (found by the random-program test)
+    "isclose": lambda L, v: L.isclose(v, v * 0, rtol=0.5),
+    "isclose_method_other": lambda L, v: L.ones(1, 3).isclose(v),
+    "isclose_no_tolerance": lambda L, v: v.isclose(v, rtol=0, atol=0, equal_nan=True),
+    "isclose_bad_sizes": lambda L, v: L.isclose(v, L.ones(4)),
+    "isfinite": lambda L, v: L.isfinite(v),
+    "isinf": lambda L, v: v.isinf(),
+    "allclose": lambda L, v: L.allclose(v, v),
+    "eq": lambda L, v: v == 1,
+    "matrix_rank": lambda L, v: L.linalg.matrix_rank(v),       # (a recorded svdvals)
+    "matrix_rank_hermitian": lambda L, v: L.linalg.matrix_rank(v, hermitian=True),
 }
 
 

@@ -279,12 +279,19 @@ def histc(input, bins=100, min=0, max=0):
     if bins <= 0:                       # (PyTorch's first check)
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     low, high = float(min), float(max)
-    shown = _signed_nan               # (a nan given shows its sign; the input's minimum's is -nan)
+    # a nan given shows its sign; so does the input's own nan when it has one element, but the
+    # extremes PyTorch's reduction finds among more elements are the -nan it makes
+    shown = _signed_nan
     if low == high and array.size:
         low, high = float(array.min()), float(array.max())
-        shown = _cpp_number
+        shown = _signed_nan if array.size == 1 else _cpp_number
     if low == high:
         low, high = low - 1, high + 1
+    if low == high:
+        # a number too large (or infinite) for +-1 to move: PyTorch takes the next numbers of
+        # the input's dtype on either side instead (inf keeps inf on its side: not finite)
+        kind = array.dtype.type if array.dtype.kind == "f" else np.float64
+        low, high = float(np.nextafter(kind(low), kind(-np.inf))), float(np.nextafter(kind(high), kind(np.inf)))
     if not (np.isfinite(low) and np.isfinite(high)):
         raise RuntimeError(f"torch.histc: range of [{shown(low)}, {shown(high)}] is not finite")
     if not low < high:

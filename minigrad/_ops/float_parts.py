@@ -20,9 +20,11 @@ from .._tensor import Tensor, _wrap
 from ..autograd.graph import Node
 from . import result, plain_output, save_result, zeros_set_in_place
 from .bitwise import _kernel_error
-from .pointwise import _binary, _float_ufunc, check_shapes_fit, like_its_input, mul_by_number, pow, where
+from .pointwise import (_binary, _float_ufunc, check_broadcasts_into, check_shapes_fit, like_its_input,
+                        mul_by_number, pow, where)
 from .reduction import return_types
 from ..autograd.kernel_writes import kernel_writes
+from .views import check_history_kept
 
 
 class _MantissaExponent(tuple):
@@ -103,10 +105,12 @@ def _check_other(name, other, position=2):
                         f"{type_name(other)}")
 
 
-def _refuse_bool_exponents(input, other):
+def _refuse_bool_exponents(input, other, in_place=False):
     """PyTorch's kernel for a floating input has no loop for bool exponents (an integer input,
-    made float32 first, goes another way)."""
+    made float32 first, goes another way); its loop compares the shapes first (in place, other
+    may not broadcast input to a larger shape)."""
     if other._array.dtype == np.bool_ and input._array.dtype.kind == "f":
+        (check_broadcasts_into if in_place else check_shapes_fit)(input, other)
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
 
 
@@ -133,7 +137,7 @@ def ldexp_(self, other):
     if self._array.dtype.kind != "f":
         raise RuntimeError(f"ldexp can't be cast to the desired output type "
                            f"{self.dtype.tensor_type_name[:-len('Tensor')]}")
-    _refuse_bool_exponents(self, other)
+    _refuse_bool_exponents(self, other, in_place=True)
     if overlaps_itself(self._array):
         # (windows that overlap: PyTorch computes 2 ** other first, then multiplies element by
         # element in its loop order, each reading what the last write left)
@@ -201,6 +205,9 @@ def nextafter_(self, other):
     check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first,
     refuse_if_old_values_needed(self, nextafter, (other,))   # and its copy of self's old values
     refuse_partial_overlap(self, other)
+    # autograd saves other (for self's gradient) before the loop checks the shapes: an inference
+    # tensor given as other is refused first, as by the out-of-place nextafter
+    check_history_kept(self, other, saves=((1,), ()))
     check_castable("nextafter_", self, other)
     return apply_inplace(self, lambda t, *_: nextafter(t, other), other)
 

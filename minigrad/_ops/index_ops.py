@@ -576,7 +576,14 @@ def masked_scatter_(self, mask, source):
 
     Where self sees a memory location at several positions (overlapping windows), in
     PyTorch's order (``overlapping_writes.masked_scattered``)."""
-    operation = lambda t, s: masked_scatter(t, mask, s)     # noqa: E731
+    def operation(t, s):
+        # in place, PyTorch checks source's dtype first, then expands the mask to self's shape
+        # (expand's errors: a mask may not be larger than self), then masked_scatter's checks
+        if s._array.dtype != t._array.dtype:
+            raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                               f"{_type_name(t.dtype)} and {_type_name(s.dtype)}")
+        mask.expand(t.shape)
+        return masked_scatter(t, mask, s)
     if overlaps_itself(self._array):
         return _in_own_memory(self, operation, source, lambda: overlapping_writes.masked_scattered(
             self._array, np.broadcast_to(mask._array, self.shape), source._array))

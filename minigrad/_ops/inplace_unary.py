@@ -28,6 +28,7 @@ from .inplace import (_check_partial_overlap, _shares_memory_unversioned, _overl
                       _reads_its_own_writes, arguments_before_overlap, refuse_reading_own_memory, bump_version,
                       check_inplace, check_result_fits, elementwise_in_loop_order, overlaps_itself, pointwise_one_by_one,
                       reading_its_own_writes, refuse_if_old_values_needed, refuse_integer_history)
+from .inplace import div_ as inplace_div_
 from .overlapping_writes import accumulated, index_reduced, scattered, scatter_reduced, SCATTER_REDUCTIONS
 from . import overlapping_products
 from .views import check_history_kept, node_is_current
@@ -52,6 +53,9 @@ def _unary_inplace(operation, name):
     def method(self, *args, **kwargs):
         if _FuncTransforms.vmaps and name in _WITHOUT_BATCHING_RULE:
             warn_no_batching_rule(name, (self,))
+        if operation is pointwise.neg and self._array.dtype == np.bool_:
+            # (neg's own check comes before the loop's check of self's memory: an expanded bool)
+            raise RuntimeError(pointwise.NEGATIVE_BOOL_MESSAGE)
         def written(t):
             return _castable_back(operation(t, *args, **kwargs), t)
         if overlaps_itself(self._array):        # (unfold's windows): element by element
@@ -137,7 +141,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
         if in_own_memory == "elementwise" and len(others) == 1:
             # PyTorch's loop settles the result's shape before the kernel runs (heaviside_ and
             # lerp_ check their dtypes first: _CHECKED_BEFORE_SHAPES)
-            _check_loop_shapes(self, others, _CHECKED_BEFORE_SHAPES.get(name))
+            _check_loop_shapes(self, others, _CHECKED_BEFORE_SHAPES.get(name),
+                               _SAVES_CHECKED_BEFORE_SHAPES.get(name))
             if name in _CAST_CHECKED_BEFORE_KERNEL:
                 check_result_fits(self, self._array.shape, result_type(self, *others))
 
@@ -176,6 +181,12 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
 # and overlaps
 _CHECKED_BEFORE_SHAPES = {"heaviside_": binary_ops.check_heaviside_dtypes, "lerp_": blend.check_lerp_dtypes,
                           "addcdiv_": blend.check_addcdiv_integers}
+
+# elementwise in-place forms whose autograd saves the other input (which inputs each input's
+# gradient saves, as for check_history_kept) before the loop checks the shapes: an inference
+# tensor given as the other is refused first ("Inference tensors cannot be saved for backward").
+# Where a gradient needs x's old values, it saves a copy of them (never an inference tensor).
+_SAVES_CHECKED_BEFORE_SHAPES = {"xlogy_": ((1,), (1,)), "float_power_": ((1,), (1,))}
 
 # elementwise in-place forms whose loop checks that the promoted dtype can be written back into
 # x before its kernel looks at that dtype (bools.hypot_(ints): the cast is refused, not the kernel)
@@ -225,11 +236,14 @@ def _check_addr_self(self, vec1, vec2):
                            f"v2: {list(vec2._array.shape)}")
 
 
-def _check_loop_shapes(self, others, checked_first=None):
+def _check_loop_shapes(self, others, checked_first=None, saves=None):
     """An elementwise x.op_(y): PyTorch's loop checks the shapes (y broadcast to x's shape)
     before the dtypes and its kernel (x.hypot_(y) of integers of another shape says the shape);
-    ``checked_first(self, *others)`` is what the operation checks before it builds the loop."""
+    ``checked_first(self, *others)`` is what the operation checks before it builds the loop,
+    ``saves`` what its autograd saves before that (see _SAVES_CHECKED_BEFORE_SHAPES)."""
     check_inplace(self, others=others)          # (autograd's rules come first)
+    if saves is not None:
+        check_history_kept(self, *others, saves=saves)
     if checked_first is not None:
         checked_first(self, *others)
     try:
@@ -273,6 +287,11 @@ def _scatter_reduced_in_own_memory(self, dim, index, src, reduce, *, include_sel
                            src._array, reduce, include_self)
 
 
+def _true_divide_(self, other):
+    """``x.true_divide_(y)``: PyTorch's other name for ``x.div_(y)`` (it runs div_ itself)."""
+    return inplace_div_(self, other)
+
+
 METHODS.update(
     polygamma_=polygamma_,
     mvlgamma_=gamma.mvlgamma_,
@@ -284,7 +303,7 @@ METHODS.update(
     heaviside_=_with_others_inplace(binary_ops.heaviside, "heaviside_", 1, "elementwise"),
     float_power_=_with_others_inplace(binary_ops.float_power, "float_power_", 1, "elementwise"),
     xlogy_=_with_others_inplace(logarithms.xlogy, "xlogy_", 1, "elementwise"),
-    true_divide_=_with_others_inplace(pointwise.div, "true_divide_", 1, "elementwise"),
+    true_divide_=_true_divide_,
     addmv_=_with_others_inplace(blas.addmv, "addmv_", 2),
     addr_=_with_others_inplace(blas.addr, "addr_", 2, overlapping_products.addr_written),
 )

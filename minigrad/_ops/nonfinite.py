@@ -18,6 +18,7 @@ from .._tensor import _wrap
 from ..autograd.graph import Node
 from . import plain_output, result
 from .pointwise import laid_out_as_pytorch
+from .views import check_history_kept
 from .._memory_format import empty_laid_out_like, with_pytorch_steps
 from ..autograd.kernel_writes import kernel_writes
 
@@ -72,6 +73,9 @@ def isneginf(input):
 def isfinite(input):
     """True where ``input`` is an ordinary number (neither nan, inf nor -inf). Never recorded."""
     if input._array.dtype.kind == "f":
+        # PyTorch's isfinite of floats is ``(x == x) * (x.abs() != inf)``, and abs, a recorded
+        # operation, first looks up x's history: a view whose history was lost raises
+        check_history_kept(input)
         return _answer(np.isfinite, input)
     return _known_answer(True, input)
 
@@ -135,4 +139,9 @@ def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
     from .inplace import apply_inplace       # (inplace.py builds on the files of this package)
     nan, posinf, neginf = (_replacement("nan", nan), _replacement("posinf", posinf),
                            _replacement("neginf", neginf))
+    if input._array.dtype.kind not in "fc" and not input.requires_grad:
+        # integers and bools hold no nan or inf: PyTorch copies the tensor onto itself, which
+        # counts a version and, copying nothing, is fine for an expanded tensor too (one with
+        # history, from an in-place comparison, is refused as by any recorded change)
+        return input.copy_(input)
     return apply_inplace(input, lambda t: nan_to_num(t, nan, posinf, neginf))

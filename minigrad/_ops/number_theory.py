@@ -1,10 +1,12 @@
 """gcd and lcm: the greatest common divisor and the least common multiple of integers.
 
-gcd(a, b) is the largest integer dividing both (gcd(0, 0) = 0), never negative;
-lcm(a, b) = |a / gcd(a, b) * b| (0 if either is 0), computed in the inputs' dtype, so it
-wraps around where the true value does not fit (lcm of int8 100 and 3 is 300 - 256 = 44), as
-PyTorch's kernel does. Both need two integer tensors (no numbers, no bools, no floats) and
-are never recorded: integers have no gradient.
+gcd(a, b) is the largest integer dividing both (gcd(0, 0) = 0), never negative but where
+an input is the dtype's smallest number (below); lcm(a, b) = |a / gcd(a, b) * b| (0 if either
+is 0). Both follow PyTorch's kernel, which is C++ arithmetic on the elements: int8, int16 and
+uint8 are widened to C's int for every step and wrap only when the result is stored (int8
+lcm(-127, 2) is |-254| = 254, stored as -2), int32 and int64 wrap at every step (int64
+lcm(2**62, 3) is |3 * 2**62| wrapped). Both need two integer tensors (no numbers, no bools,
+no floats) and are never recorded: integers have no gradient.
 """
 import numpy as np
 
@@ -30,14 +32,43 @@ def _integer_pair(name, input, other, position=2):
 
 def _gcd_array(a, b):
     with np.errstate(over="ignore"):      # (gcd of the smallest int64 and 0 is itself, as in C)
-        return np.gcd(a, b)
+        divisor = np.gcd(a, b)
+    if a.dtype.kind != "i":
+        return divisor
+    # PyTorch's Euclid starts from |a| and |b| in the dtype, and |-128| is -128 in int8 (the
+    # smallest number of each signed dtype has no positive twin): from there C's remainders,
+    # which keep the dividend's sign, end on a negative divisor (int8 gcd(-128, 6) is -2)
+    smallest = np.iinfo(a.dtype).min
+    at_smallest = (a == smallest) | (b == smallest)
+    if not at_smallest.any():
+        return divisor
+    a, b, divisor = (np.array(x) for x in np.broadcast_arrays(a, b, divisor))
+    divisor[at_smallest] = _euclid_as_in_c(a[at_smallest], b[at_smallest])
+    return divisor
+
+
+def _euclid_as_in_c(a, b):
+    """gcd as PyTorch's C++ loop computes it: start from |a| and |b| (wrapped), then while a is
+    not 0 replace (a, b) by (b % a, a), with C's remainder (the dividend's sign: np.fmod)."""
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        a, b = np.abs(a), np.abs(b)
+        while (a != 0).any():
+            going = a != 0
+            a[going], b[going] = np.fmod(b[going], a[going]), a[going]
+    return b
 
 
 def _lcm_array(a, b):
     divisor = _gcd_array(a, b)
+    # C widens int8, int16 and uint8 to int before it computes (so nothing wraps until the
+    # result is stored); int32 and int64 wrap at every step. The division is exact (the divisor
+    # divides a), so numpy's floor division gives C's truncated one.
+    dtype = a.dtype
+    wide = np.int64 if dtype.itemsize < 4 else dtype
+    a, b, divisor = (x.astype(wide, copy=False) for x in (a, b, divisor))
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-        multiple = np.abs(a // np.where(divisor == 0, 1, divisor) * b)    # (wraps as in C)
-    return np.where(divisor == 0, a.dtype.type(0), multiple).astype(a.dtype, copy=False)
+        multiple = np.abs(a // np.where(divisor == 0, 1, divisor) * b)
+    return np.where(divisor == 0, 0, multiple).astype(dtype, copy=False)
 
 
 def _elementwise(name, function, input, other, position=2):

@@ -1172,7 +1172,8 @@ class RsqrtBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return (grad * -0.5 * out ** 3,)
+        # (PyTorch's C++ -0.5 * grad is mul with a Scalar: MulBackward1 under create_graph)
+        return (mul_by_number(grad, -0.5) * out ** 3,)
 
     def jvp(self, tangents, inputs, out):
         """result_t = -0.5 * result**3 * self_t"""
@@ -1393,7 +1394,8 @@ class Log1PBackward0(Node):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return (grad / (a + 1),)
+        # (PyTorch's C++ self + 1 is add with a Scalar: AddBackward1 under create_graph)
+        return (grad / add_number(a, 1),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (1 + self)"""
@@ -1463,7 +1465,8 @@ class TanBackward0(Node):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return (grad * (1 + out ** 2),)
+        # (PyTorch's C++ 1 + result.pow(2) is add with a Scalar: AddBackward1 under create_graph)
+        return (grad * add_number(out ** 2, 1),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (1 + result**2) * self_t"""
@@ -2064,15 +2067,23 @@ def _clamp_tensors(input, min, max):
     return result(np.asarray(out), ClampBackward0, (input, min, max), saved=(input, min, max))
 
 
+def _compared_as_pytorch(a, b, dtype):
+    """The arrays of maximum's/minimum's inputs as PyTorch's comparisons in their gradient see
+    them: in the result's dtype (a 0-d float64 and a float32 vector compare in float32, so
+    numbers that float32 rounds together tie)."""
+    return a._array.astype(dtype, copy=False), b._array.astype(dtype, copy=False)
+
+
 def _gradient_of_pick(node, i, grad, a, b, lost):
     """maximum/minimum's gradient for input ``i``: grad where it was picked, half of it on a
     tie, 0 where it ``lost``. Written with PyTorch's recorded operations,
     where(a == b, grad / 2, grad).masked_fill_(lost, 0), so that a second-order graph
-    shows the same nodes (and, filled in place, the gradient is at version 1)."""
+    shows the same nodes (and, filled in place, the gradient is at version 1). ``a`` and ``b``:
+    the inputs' arrays, in the result's dtype."""
     if not node.should_compute_output(i):
         return None
     # (in place, as PyTorch's formula: the result keeps where's layout, that of a and b)
-    tie = laid_out_as_pytorch(a._array == b._array, a._array, b._array)
+    tie = laid_out_as_pytorch(a == b, a, b)
     shared = where(_wrap(tie), div_by_number(grad, 2), grad)
     return shared.masked_fill_(_wrap(lost), 0)
 
@@ -2086,9 +2097,9 @@ class MaximumBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        a, b = self.saved_tensors
-        return (_gradient_of_pick(self, 0, grad, a, b, a._array < b._array),
-                _gradient_of_pick(self, 1, grad, a, b, a._array > b._array))
+        a, b = _compared_as_pytorch(*self.saved_tensors, grad._array.dtype)
+        return (_gradient_of_pick(self, 0, grad, a, b, a < b),
+                _gradient_of_pick(self, 1, grad, a, b, a > b))
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self > other, other_t where other > self, (self_t + other_t) / 2 on ties"""
@@ -2112,9 +2123,9 @@ class MinimumBackward0(Node):
     _pack_order = (1, 0)      # PyTorch's saved-tensor hooks see the second one first
 
     def backward(self, grad):
-        a, b = self.saved_tensors
-        return (_gradient_of_pick(self, 0, grad, a, b, a._array > b._array),
-                _gradient_of_pick(self, 1, grad, a, b, a._array < b._array))
+        a, b = _compared_as_pytorch(*self.saved_tensors, grad._array.dtype)
+        return (_gradient_of_pick(self, 0, grad, a, b, a > b),
+                _gradient_of_pick(self, 1, grad, a, b, a < b))
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self < other, other_t where other < self, (self_t + other_t) / 2 on ties"""

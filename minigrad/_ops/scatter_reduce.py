@@ -24,7 +24,7 @@ from .._dtype import scalar_type_name, from_numpy_dtype
 from .._tensor import Tensor, _wrap, _normalize_dim
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node, SavedOutput, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
-from .views import history_first
+from .views import check_history_kept, history_first
 from . import result
 from .gather_scatter import _scatter_checks, _positions, _src_values, gather, scatter_add, scatter
 from .gather_scatter import index_select, index_add
@@ -195,6 +195,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not "
                         f"{type_name(src)}")
+    # PyTorch's autograd saves self, index and src (whatever the reduction) before the kernel
+    # checks anything: an inference tensor among them is refused first when one requires grad
+    check_history_kept(input, src, index, saves=((0, 1, 2),) * 3)
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     # (PyTorch checks as scatter does, and its messages say scatter())

@@ -1095,28 +1095,27 @@ def masked_fill_copy(input, mask, value):
         raise RuntimeError(
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{cpp_type_name(mask.dtype)}")
+    if isinstance(value, Tensor) and value.ndim != 0:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s).")
+    try:                                  # the shapes first, then the value
+        np.broadcast_shapes(mask._array.shape, input._array.shape)
+    except ValueError:
+        check_history_kept(input)
+        raise _broadcast_error(mask, input) from None
     if isinstance(value, Tensor):
-        if value.ndim != 0:
-            raise RuntimeError(
-                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s).")
-        try:
-            out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
-                                                                             copy=False)
-        except ValueError:
-            check_history_kept(input)
-            raise _broadcast_error(mask, input) from None
+        # PyTorch fills with value.item(), converted to input's dtype with its check: a NaN or
+        # 300 can't fill an int8 tensor (the value's gradient, if any, is its masked sum)
+        checked_scalar(value._array.item(), input._array.dtype)
+        out = np.where(mask._array, value._array, input._array).astype(input._array.dtype, order="C",
+                                                                         copy=False)
         return kernel_writes("masked_fill", result(out, MaskedFillBackward1, (input, value), saved=(mask,)),
                              input, mask, value)
     if type(value) in (int, float):       # (PyTorch's checked conversion to input's dtype)
         value = checked_scalar(value, input._array.dtype)
-    try:
-        # PyTorch fills a contiguous copy, whatever the input's layout
-        out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C",
-                                                                  copy=False)
-    except ValueError:
-        check_history_kept(input)
-        raise _broadcast_error(mask, input) from None
+    # PyTorch fills a contiguous copy, whatever the input's layout
+    out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C", copy=False)
     return kernel_writes("masked_fill", result(out, MaskedFillBackward0, (input,), saved=(mask,)), input, mask)
 
 
@@ -1127,8 +1126,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
                            "https://github.com/pytorch/pytorch/issues if you need this feature.")
     if not isinstance(other, Tensor):
         raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {type_name(other)}")
-    # PyTorch's allclose is isclose(...).all(): its checks too (the same dtype, tolerances >= 0)
-    return bool(isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)._array.all())
+    # PyTorch's allclose is isclose(...).all(): its checks too (the same dtype, tolerances >= 0),
+    # but below the autograd layer, so no input's history is looked up
+    return bool(_isclose(input, other, rtol, atol, equal_nan, looks_up_history=False)._array.all())
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -1137,6 +1137,10 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     As PyTorch computes it: ``input == other``, then (equal_nan) NaNs in both places, then the
     finite errors within the allowed one, each ORed into the result in place (so its version
     counts them); the errors in the inputs' dtype (bools and integers in the default float)."""
+    return _isclose(input, other, rtol, atol, equal_nan, looks_up_history=True)
+
+
+def _isclose(input, other, rtol, atol, equal_nan, looks_up_history):
     if _FuncTransforms.vmaps:
         warn_no_batching_rule("isclose", (input, other))
     if not isinstance(other, Tensor):
@@ -1157,6 +1161,11 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         close = close | (np.isnan(a) & np.isnan(b))
         changes += 1
     if rtol != 0 or atol != 0:
+        # PyTorch's isclose computes the errors with recorded operations (a subtraction, abs):
+        # like any recorded operation they look up the inputs' history first, so a view whose
+        # history was lost (made under no_grad, its base changed in place since) raises here
+        if looks_up_history:
+            check_history_kept(input, other)
         if a.dtype.kind != "f":                     # (PyTorch's arithmetic promotes them)
             a, b = a.astype(np.float32), b.astype(np.float32)
         with np.errstate(all="ignore"):

@@ -184,7 +184,8 @@ class SpecialLogNdtrBackward0(Node):
 
     def backward(self, grad):
         x, out = self.saved_tensors
-        return (mul_by_number(grad, 1 / _SQRT_2PI) * exp(-(out + div_by_number(x ** 2, 2))),)
+        # (PyTorch's C++ grad / sqrt(2 pi) divides by a Scalar: DivBackward1 under create_graph)
+        return (div_by_number(grad, _SQRT_2PI) * exp(-(out + div_by_number(x ** 2, 2))),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / sqrt(2 * pi) * e ** (-self**2 / 2 - result)"""

@@ -15,6 +15,7 @@ from .._creation import eye
 from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
+from .views import check_history_kept
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
                              zeros_if_none, solve, _register, show_settings, push_tangents,
                              lapack_layout, refuse_half, _LinAlgError)
@@ -435,6 +436,9 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
         atol, rtol = tol, 0.0
     check_matrices("linalg.matrix_rank", A, square=False)
     refuse_half(A, message="This function doesn't handle types other than float and double")
+    # PyTorch counts the singular values it gets from a recorded svdvals (or eigvalsh), which
+    # looks up A's history first: a view whose history was lost raises here
+    check_history_kept(A)
     if hermitian:     # the singular values of a symmetric matrix are its |eigenvalues|
         S = np.abs(np.linalg.eigvalsh(A._array, UPLO="L"))
     else:

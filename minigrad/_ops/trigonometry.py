@@ -135,7 +135,9 @@ class AtanhBackward0(_SavesSelf, Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return (grad / _one_minus_square(x),)
+        # PyTorch's formula is grad * 1 / (1 - self**2): the product with the Scalar 1 is
+        # recorded too (MulBackward1 under create_graph)
+        return (mul_by_number(grad, 1) / _one_minus_square(x),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t / (1 - self**2)"""

@@ -393,9 +393,15 @@ def check_history_kept(*tensors, saves=None):
     if lost:
         raise RuntimeError(lost) from None      # (alone, also when an operation's error led here)
     if saves is not None:
+        # an input that every gradient needs is saved whenever the operation is recorded (some
+        # input requires grad: a view made under no_grad, without an edge, too); one that only
+        # some gradients need, when those inputs get an edge (PyTorch's should_compute_output)
+        needed_by_all = set(saves[0]).intersection(*saves[1:])
+        recorded = needed_by_all and any(getattr(t, "requires_grad", False) for t in tensors)
         for needed, positions in zip(tensors, saves):
-            if gets_gradient_edge(needed) and any(
-                    getattr(tensors[i], "_is_inference", False) for i in positions):
+            gets_edge = gets_gradient_edge(needed)
+            if any(getattr(tensors[i], "_is_inference", False) and (gets_edge or (recorded and i in needed_by_all))
+                   for i in positions):
                 raise RuntimeError(INFERENCE_SAVE_MESSAGE) from None
 
 

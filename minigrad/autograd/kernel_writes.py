@@ -32,6 +32,7 @@ one test of a global list when no inference tensor was ever made.
 """
 import math
 
+from .. import _dtype
 from .grad_mode import _State, _inference_tensors_exist
 
 
@@ -151,8 +152,19 @@ def _one_element(out, input):
 
 def _input_empty(out, input, **settings):
     """A kernel that returns at once when its input has no elements, after filling (or
-    copying) its result: ``median`` (nan), ``roll``, ``var_mean``; none otherwise."""
+    copying) its result: ``roll``, ``var_mean``; none otherwise."""
     return 1 if input._array.size == 0 else 0
+
+
+def _median_of_nothing(out, input):
+    """``median``/``nanmedian`` of no elements makes a 0-d NaN in the *default* dtype (``fill_``)
+    and converts it to the input's dtype. That NaN is a normal tensor, so its conversion goes
+    through the autograd layer, below which nothing counts: only an input of the default dtype
+    (float32, unless ``set_default_dtype`` changed it), which needs no conversion, keeps the
+    ``fill_``. (int64's "NaN" is -2**63.)"""
+    if input._array.size:
+        return 0
+    return 1 if input._array.dtype == _dtype.DEFAULT_FLOAT else 0
 
 
 def _repeat(out, input, repeats):
@@ -266,7 +278,7 @@ KERNEL_WRITES = {
     "unique": _unique, "unique_consecutive": lambda *args, **settings: _unique(*args, consecutive=True, **settings),
     "unique_dim": lambda *args, **settings: _unique(*args, dim=0, **settings),
     # inputs (or inner dims) without elements: the result filled or copied, returned at once
-    "median": _input_empty, "roll": _input_empty, "var_mean": _input_empty, "mm": _mm,
+    "median": _median_of_nothing, "roll": _input_empty, "var_mean": _input_empty, "mm": _mm,
     # flips: a clone where nothing moves; rot90's transpose_
     "flip": _flip, "rot90": _rot90,
     # matrix products with an input added (copied in first), convolutions with a bias, bilinear

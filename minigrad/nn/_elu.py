@@ -23,7 +23,8 @@ from .._dtype import checked_number
 from .. import _c_library_expf, _sleef_mathfun, _vectorized_loop
 from ..autograd.graph import Node
 from .._ops import result, save_result
-from .._ops.pointwise import backward_kernel_layout, mul_by_number, kernel_not_implemented, opmath_dtype, _expm1_array
+from .._ops.pointwise import (backward_kernel_layout, like_its_input, mul_by_number, kernel_not_implemented,
+                              opmath_dtype, _expm1_array)
 from .._ops.inplace import apply_pointwise_inplace
 from .._tensor import Tensor, _wrap
 from ._argument_checks import NUMBER, parse_as
@@ -72,6 +73,7 @@ def _elu(input, node_class, coefficients, settings):
         checked_number(coefficient, opmath_dtype(input._array.dtype))
     with np.errstate(over="ignore", invalid="ignore"):     # (alpha=1e5 of float16: inf, silently)
         out = _elu_values(input._array, *coefficients)
+    out = like_its_input(out, input._array)      # (a transposed input gives a transposed result)
     if node_class._saved_names == ("result",):
         return save_result(result(out, node_class, (input,), **settings))
     return result(out, node_class, (input,), saved=(input,), **settings)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .._type_names import type_name
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import is_grad_enabled, no_grad
 from .._ops import result
 from .._ops.inplace import bump_version
 from .._tensor import Tensor, _wrap
@@ -41,12 +41,39 @@ class EmbeddingBackward0(Node):
         return (embedding_backward(grad, indices, self.num_weights, self.padding_idx, self.scale_grad_by_freq),)
 
 
+_SETTINGS_KEPT_AS["EmbeddingDenseBackwardBackward0"] = {
+    "padding_idx": lambda settings: settings["padding_idx"] % 2**64}
+
+
+class EmbeddingDenseBackwardBackward0(Node):
+    """grad_weight = the rows of grad_output added into the rows their indices picked   ->
+        grad_grad_output = grad[indices] (the row of each index), 0 for padding_idx
+
+    The node PyTorch records for the gradient of embedding under ``create_graph=True``. Its
+    derivative ignores ``scale_grad_by_freq`` (PyTorch's formula leaves the scaling to the
+    first backward), so this one does too."""
+
+    _saved_names = ("indices",)         # grad_fn._saved_indices (and _saved_padding_idx)
+
+    def backward(self, grad):
+        (indices,) = self.saved_tensors
+        rows = grad.index_select(0, indices.reshape(-1))
+        if self.padding_idx >= 0:
+            rows.masked_fill_((indices == self.padding_idx).reshape(-1, 1), 0)
+        return (rows.view(tuple(indices.shape) + (-1,)),)
+
+
 def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
     """The gradient of the table: each gradient row added into the row its index picked.
 
-    Written with tensor operations (index_add, masked_fill), so that ``create_graph=True``
-    records it and it can be differentiated again.
+    With ``create_graph=True`` (a gradient that requires grad) it is one recorded operation,
+    PyTorch's EmbeddingDenseBackwardBackward0, computed without recording its steps.
     """
+    if grad.requires_grad and is_grad_enabled():
+        with no_grad():
+            table = embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq)
+        return result(table._array, EmbeddingDenseBackwardBackward0, (grad,), saved=(indices,),
+                      padding_idx=padding_idx)
     flat = indices.reshape(-1).to(_dtype.int64)
     rows = grad.reshape(flat.shape[0], grad.shape[-1] if grad.ndim else 1)
     if padding_idx >= 0:

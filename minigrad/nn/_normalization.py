@@ -340,9 +340,15 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
+    axes = (0,) + tuple(range(2, input.ndim))
+    if training and not input.is_floating_point() and not _batch_norm_kernel_layout(input) and all(
+            t is None or t.dtype is input.dtype for t in (weight, bias, running_mean)):
+        # PyTorch's path for other layouts (taken when weight, bias and running_mean, not
+        # running_var, have the input's dtype) starts with at::mean, whose refusal of integers
+        # and bools comes before the kernel's own
+        _wrap(input._array).mean(axes)
     _check_floating("batch_norm", input)
     _check_same_dtype(input, weight, bias, running_mean, running_var)
-    axes = (0,) + tuple(range(2, input.ndim))
     view_shape = (1, channels) + (1,) * (input.ndim - 2)
     dtype = input._array.dtype
     array = input._array

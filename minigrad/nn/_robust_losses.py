@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result
 from .._tensor import Tensor, _wrap, shrunk_to_0d
+from .._dtype import scalar_type_name
 from ..autograd.kernel_writes import kernel_writes
 from ._argument_checks import asked_for
 
@@ -70,6 +71,13 @@ def _loss_backward(node_class, grad, input, target, reduction, cutoff):
     """grad * slope(input - target) (/ N for 'mean'), recorded as one operation, as PyTorch's
     smooth_l1_loss_backward and huber_loss_backward are."""
     from ._hardtanh import _in_vector_registers
+    if node_class.one_dtype_only:
+        # huber_loss_backward's loop takes no mixed dtypes: the gradient (in the loss's promoted
+        # dtype) or the other input must have this input's dtype
+        for other in (grad, target):
+            if other._array.dtype != input._array.dtype:
+                raise RuntimeError(f"Found dtype {scalar_type_name(other.dtype)} but expected "
+                                   f"{scalar_type_name(input.dtype)}")
     d = input._array - target._array
     kind = d.dtype.type
     norm = kind(1.0 / d.size) if reduction == "mean" and d.size else kind(1.0)
@@ -80,7 +88,9 @@ def _loss_backward(node_class, grad, input, target, reduction, cutoff):
               else np.asarray(False))
     with np.errstate(invalid="ignore"):          # NaN compares as False, and stays NaN
         out = node_class.slope(d, g, norm, cutoff, vector)
-    return result(out.astype(d.dtype, copy=False), node_class, (grad, input, target),
+    # computed in the common dtype, written into zeros like ``input`` (PyTorch's grad_input): a
+    # float32 input with a float64 target gets a float32 gradient from this node itself
+    return result(out.astype(input._array.dtype, copy=False), node_class, (grad, input, target),
                   saved=(grad, input, target), reduction=reduction, **{node_class.cutoff_name: cutoff})
 
 
@@ -134,6 +144,7 @@ class SmoothL1LossBackwardBackward0(_RecordedLossBackward, Node):
 
     slope = staticmethod(_smooth_l1_slope)
     cutoff_name = "beta"
+    one_dtype_only = False      # (a float32 input and a float64 target: computed in float64)
 
     def grad_output_backward(self, gg, grad, x, t):
         """the same backward, of gg (the engine sums it to a reduced loss's one number)"""
@@ -152,6 +163,7 @@ class HuberLossBackwardBackward0(_RecordedLossBackward, Node):
 
     slope = staticmethod(_huber_slope)
     cutoff_name = "delta"
+    one_dtype_only = True       # (PyTorch's loop refuses a float64 target of a float32 input)
 
     def grad_output_backward(self, gg, grad, x, t):
         """the same backward, of gg for 'none'; of ones, times gg, summed for 'mean' and 'sum'

@@ -335,6 +335,7 @@ def _rrelu_values(input, lower, upper, training, node_class):
         out = np.where(below, x * noise, x).astype(x.dtype, copy=False)
     else:
         out = np.where(x >= 0, x, times_number(x, (lower + upper) / 2)).astype(x.dtype, copy=False)
+    out = np.asarray(out, order="C")    # (PyTorch's result is row-major, whatever the input's layout)
     noise = _wrap(noise)
     settings = dict(lower=lower, upper=upper, training=training)
     if node_class is RreluWithNoiseBackward1:      # in place: the input will be gone, save the result
