@@ -46,8 +46,8 @@ _SETTINGS_KEPT_AS["EmbeddingDenseBackwardBackward0"] = {
 
 
 class EmbeddingDenseBackwardBackward0(Node):
-    """grad_weight = the rows of grad_output added into the rows their indices picked   ->
-        grad_grad_output = grad[indices] (the row of each index), 0 for padding_idx
+    """result = embedding's weight gradient: the rows of grad_output added into the rows their
+        indices picked   ->   grad_grad_output = grad[indices] (the row of each index), 0 for padding_idx
 
     The node PyTorch records for the gradient of embedding under ``create_graph=True``. Its
     derivative ignores ``scale_grad_by_freq`` (PyTorch's formula leaves the scaling to the
