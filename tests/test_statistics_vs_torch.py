@@ -291,6 +291,8 @@ COUNTING_CASES = [
     "L.histc(g, -1)", "L.histc(g, 3, 2, 1)", "L.histc(L.tensor([1., float('nan')]))",
     "L.histc(L.tensor([1., float('inf')]))", "L.histc(L.ones(0))", "L.histc(L.tensor([1., 1.]))",
     "g.histc(5, -1, 6.5)", "L.histc(L.tensor([0., .1, .2, .3, .4, .5, .6, .7, .8, .9, 1.]), 7)",
+    "L.histc(L.tensor([60000.]).half(), 4)", "L.histc(L.tensor([65504.]).half(), 4)",
+    "L.histc(L.tensor([1., 2.]).half(), 4, -70000, 3)",
     "L.searchsorted(L.tensor([1, 3, 5, 7]), L.tensor([[3, 6], [9, 0]]))",
     "L.searchsorted(L.tensor([1, 3, 5, 7]), 3, right=True)",
     "L.searchsorted(L.tensor([[1, 3], [2, 4]]), L.tensor([[2], [3]]), side='right')",

@@ -14,7 +14,7 @@ import builtins
 import numpy as np
 
 from .._type_names import type_name
-from .._dtype import cpp_type_name, from_numpy_dtype, scalar_type_name
+from .._dtype import checked_number, cpp_type_name, from_numpy_dtype, scalar_type_name
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap, _normalize_dim
 from ..autograd.graph import Node, attach_outputs, needs_grad, refuse_dtype
@@ -307,12 +307,15 @@ def histc(input, bins=100, min=0, max=0):
     # the bin of x is floor((x - min) * bins / (max - min)), computed in the input's dtype;
     # max itself goes into the last bin
     dtype = array.dtype.type
-    left, right = dtype(low), dtype(high)
+    # (converted as PyTorch converts them, refusing a number past the dtype: float16 65505)
+    left, right = checked_number(low, array.dtype), checked_number(high, array.dtype)
     values = array.reshape(-1)
     values = values[(values >= left) & (values <= right)]
-    with np.errstate(over="ignore"):
-        positions = ((values - left) * dtype(bins) / (right - left)).astype(np.int64)
-    positions[positions == bins] = bins - 1
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        positions = (values - left) * dtype(bins) / (right - left)
+    # max itself goes into the last bin; a range that the dtype rounded to nothing (float16
+    # 59999 to 60001) gives NaN, which PyTorch's kernel clamps to the first bin
+    positions = np.clip(np.where(np.isnan(positions), 0, positions), 0, bins - 1).astype(np.int64)
     counts = np.bincount(positions, minlength=bins).astype(array.dtype)
     return kernel_writes("histc", plain_output(counts, input), input)
 
