@@ -73,3 +73,17 @@ def test_one_or_no_rows_give_no_distances():
     for rows in (0, 1):
         shapes = [tuple(lib.pdist(lib.ones(rows, 2)).shape) for lib in (minigrad, torch)]
         assert shapes[0] == shapes[1]
+
+
+def test_a_strided_input_is_made_contiguous_first_as_torch():
+    """PyTorch computes pdist from input.contiguous(): a strided view records CloneBackward0,
+    which the saved input is the result of."""
+    torch = import_torch()
+    graphs = []
+    for lib in (torch, minigrad):
+        x = lib.tensor(np.arange(24.0).reshape(4, 6), requires_grad=True)
+        for view in (x[:, ::2], x.t(), x):
+            node = lib.nn.functional.pdist(view).grad_fn
+            graphs.append([node.name(), [n.name() for n, _ in node.next_functions],
+                           node._saved_self.is_contiguous()])
+    assert graphs[:3] == graphs[3:]

@@ -84,6 +84,8 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    # (PyTorch computes from input.contiguous(): a strided input records CloneBackward0 first)
+    input = input.contiguous()
     x = input._array
     rows, columns = _pairs(x.shape[0])
     diff = np.abs(x[rows] - x[columns])
