@@ -328,9 +328,7 @@ class LinalgDetBackward0(Node):
         (A,), (A_t,) = inputs, tangents
         array = A._array
         lu, pivots, _ = lu_factor(_as_lapack_sees_it(array))
-        eye = np.eye(array.shape[-1], dtype=array.dtype)
-        shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(array.dtype).eps, 0)
-        factors = lu + shift.astype(array.dtype)[..., None] * eye
+        factors = _zero_pivots_as_eps(lu)
         solved = lu_solve(_wrap(factors), _wrap(pivots), A_t, adjoint=bool(array.flags.c_contiguous))
         return solved.diagonal(0, -2, -1).sum(-1) * out
 
@@ -346,6 +344,16 @@ def _adjugate_by_svd(A, grad):
     return (U * D.unsqueeze(-2)).matmul(Vh)
 
 
+def _zero_pivots_as_eps(lu):
+    """LU factors with each diagonal element that is exactly 0 replaced by the dtype's eps, as
+    PyTorch's det formulas solve with them. (PyTorch adds a diagonal matrix of eps and +0.0 to
+    the factors: every -0.0 in them becomes +0.0, which decides the signs of the zeros a solve
+    gives.)"""
+    eye = np.eye(lu.shape[-1], dtype=lu.dtype)
+    shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(lu.dtype).eps, 0)
+    return lu + shift.astype(lu.dtype)[..., None] * eye
+
+
 def _det_gradient_by_lu(A, lu, pivots, scales):
     """det's gradient as PyTorch computes it without create_graph: X with A^T X =
     diag(grad * det) (``scales``), solved with the LU factors of the forward pass (of A^T for
@@ -353,12 +361,8 @@ def _det_gradient_by_lu(A, lu, pivots, scales):
     is replaced by the dtype's eps: a matrix with a 0 pivot gets zeros, with the signs of zero
     of PyTorch's solve."""
     array = A._array
-    n = array.shape[-1]
-    eye = np.eye(n, dtype=array.dtype)
-    shift = np.where(np.diagonal(lu, axis1=-2, axis2=-1) == 0, np.finfo(array.dtype).eps, 0)
-    # (PyTorch adds a diagonal matrix of eps and +0.0 to the factors: every -0.0 in them
-    # becomes +0.0, which decides the signs of the zeros the solve gives)
-    factors = lu + shift.astype(array.dtype)[..., None] * eye
+    eye = np.eye(array.shape[-1], dtype=array.dtype)
+    factors = _zero_pivots_as_eps(lu)
     rhs = np.where(eye == 1, np.asarray(scales, dtype=array.dtype)[..., None, None], eye * 0)
     by_rows = array.flags.c_contiguous
     return lapack_layout(lu_solve_like_pytorch(factors, pivots, rhs, transposed=not by_rows))
