@@ -672,3 +672,122 @@ def test_the_two_variants_nested_and_the_reentrant_inputs_as_saved_tensors():
         log.append(values(x.grad))
         return log
     same(program)
+
+
+# --- selective checkpointing: context_fn=create_selective_checkpoint_contexts(...) ----------
+
+def selective(lib, policy_or_list, **settings):
+    """A context_fn for selective checkpointing, as PyTorch's documentation writes it."""
+    import functools
+    return functools.partial(lib.utils.checkpoint.create_selective_checkpoint_contexts,
+                             policy_or_list, **settings)
+
+
+def test_selective_checkpointing_asks_the_policy_about_each_operation_in_forward_only():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        seen = []
+
+        def policy(ctx, op, *args, **kwargs):
+            seen.append([str(op), repr(op), ctx.is_recompute, type(ctx.op_output).__name__,
+                         [type(a).__name__ for a in args], sorted(kwargs)])
+            return (cp.CheckpointPolicy.MUST_SAVE if op == lib.ops.aten.mm.default
+                    else cp.CheckpointPolicy.PREFER_RECOMPUTE)
+
+        def fn(x, y):                   # the example of PyTorch's documentation
+            seen.append("fn runs")
+            return lib.sigmoid(lib.matmul(lib.matmul(x, y), y)) * y
+
+        x = lib.tensor([[0.5, -1.0, 2.0], [0.25, 0.1, -0.3], [1.0, 0.0, 0.7]], requires_grad=True)
+        y = lib.tensor([[1.0, 2.0, 0.5], [3.0, -4.0, 0.2], [-0.5, 0.1, 1.5]], requires_grad=True)
+        out = cp.checkpoint(fn, x, y, use_reentrant=False, context_fn=selective(lib, policy))
+        seen += [out.grad_fn.name(), values(out), "backward"]
+        out.sum().backward()
+        seen += [values(x.grad), values(y.grad)]
+        return seen
+    log = same(program)
+    assert log.count("fn runs") == 2 and log[1][0] == "aten.mm.default"
+
+
+@pytest.mark.parametrize("keep", ["list", "policy", "bool policy", "nothing"])
+def test_selective_checkpointing_gives_the_gradients_of_plain_checkpointing(keep):
+    def program(lib):
+        cp = lib.utils.checkpoint
+        policies = {
+            "list": [lib.ops.aten.addmm.default, lib.ops.aten.mm.default],
+            "policy": lambda ctx, op, *args, **kwargs: (
+                cp.CheckpointPolicy.PREFER_SAVE if op in (lib.ops.aten.relu.default,
+                                                          lib.ops.aten.tanh.default)
+                else cp.CheckpointPolicy.MUST_RECOMPUTE),
+            "bool policy": lambda ctx, op, *args, **kwargs: str(op).startswith("aten.t"),
+            "nothing": [],
+        }
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.ReLU(), lib.nn.Linear(4, 2),
+                                  lib.nn.Tanh())
+        x = lib.tensor([[0.5, -1.0, 2.0], [0.25, 0.1, -0.3]], requires_grad=True)
+        out = cp.checkpoint(model, x, use_reentrant=False, context_fn=selective(lib, policies[keep]))
+        (out * out).sum().backward()
+        return [out.grad_fn.name(), values(out), values(x.grad),
+                [values(p.grad) for p in model.parameters()]]
+    ours, theirs = both(program)
+    assert ours[:2] == theirs[:2]
+    for got, expected in zip(ours[2:3] + ours[3], theirs[2:3] + theirs[3]):
+        assert got == pytest.approx(expected, abs=1e-4)
+
+
+def test_a_kept_output_is_handed_back_once_and_must_not_change_in_place():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        x = lib.tensor([[0.5, -1.0], [0.25, 0.1]], requires_grad=True)
+        seen = []
+
+        def changes_its_product(t):
+            a = t.exp()
+            b = lib.mm(a, a)
+            b.mul_(2)                   # the kept output of mm changes in place
+            return b.sin()
+
+        for settings in ({}, {"allow_cache_entry_mutation": True}):
+            x.grad = None
+            out = cp.checkpoint(changes_its_product, x, use_reentrant=False,
+                                context_fn=selective(lib, [lib.ops.aten.mm.default], **settings))
+            seen += [outcome(lambda: out.sum().backward()), values(x.grad)]
+        for kept in ([lib.ops.aten.mm.default], []):        # a second backward of the region
+            x.grad = None
+            out = cp.checkpoint(lambda t: lib.mm(t, t).exp(), x, use_reentrant=False,
+                                context_fn=selective(lib, kept))
+            out.sum().backward(retain_graph=True)
+            seen += [outcome(lambda: out.sum().backward()), values(x.grad)]
+        return seen
+    same(program)
+
+
+def test_selective_checkpoint_contexts_refuse_what_is_no_operator():
+    def program(lib):
+        create = lib.utils.checkpoint.create_selective_checkpoint_contexts
+        modes = create([lib.ops.aten.mm.default])
+        return [outcome(lambda: create(3)), outcome(lambda: create(["mm"])),
+                outcome(lambda: create([lib.ops.aten.mm])),
+                outcome(lambda: create((lib.ops.aten.mm.default,))),
+                type(modes).__name__, len(modes), [type(m).__name__ for m in modes],
+                [repr(p) for p in lib.utils.checkpoint.CheckpointPolicy],
+                vars(lib.utils.checkpoint.SelectiveCheckpointContext(is_recompute=False)),
+                outcome(lambda: lib.utils.checkpoint.checkpoint(
+                    lambda t: t.sin(), lib.ones(2, requires_grad=True), use_reentrant=False,
+                    debug=True, context_fn=selective(lib, [])))]
+    same(program)
+
+
+def test_operators_are_named_as_in_torch_ops():
+    def program(lib):
+        aten = lib.ops.aten
+        mm, mul = aten.mm.default, aten.mul.Tensor
+        a = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+        return [repr(mm), str(mm), mm.name(), mm.__name__, mm._overloadname, repr(mm.overloadpacket),
+                str(aten.mm), aten.mm.__name__, mul.name(), repr(mul), str(type(mm)),
+                str(type(aten.mm)), mm is aten.mm.default, mm == aten.mm.default,
+                mul.overloadpacket is aten.mul, repr(aten), values(mm(a, a)),
+                values(aten.mul(a, 3)), values(aten.sum.dim_IntList(a, [0])),
+                outcome(lambda: aten.no_such_operator), outcome(lambda: aten.mm.no_such_overload)]
+    same(program)

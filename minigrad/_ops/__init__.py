@@ -83,6 +83,11 @@ from .._functorch import carry_batching
 # is the cheapest thing to test.
 vmap_running = False
 
+# Set while a selective-checkpoint context is open (utils/_selective_checkpoint.py): called
+# with each operation result() records, it may hand back the output forward kept instead.
+# None otherwise; a module global, tested only when an operation is recorded.
+operation_observer = None
+
 _new_object = object.__new__
 
 
@@ -121,6 +126,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
             return _record(out, node_class, inputs, saved, attributes)
     if not recorded:
         return out                # no input requires grad: nothing to record
+    if operation_observer is not None:
+        out = operation_observer(out, node_class, inputs)
     node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)
     attach(out, node, next_nodes, _ZEROS[count] if count < 9 else zero_output_numbers(count))
@@ -181,6 +188,8 @@ def _record(out, node_class, inputs, saved, attributes):
             break
     else:
         return out
+    if operation_observer is not None:
+        out = operation_observer(out, node_class, inputs)
     node = node_class()
     connect(out, node, inputs)
     if saved is not None:

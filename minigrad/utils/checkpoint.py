@@ -28,6 +28,9 @@ saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks):
    their shapes, dtypes and devices): a ``block`` that did something different
    the second time raises ``CheckpointError``.
 
+Selective checkpointing (``context_fn=`` with ``create_selective_checkpoint_contexts``) keeps
+the outputs of chosen operations so that the rerun need not compute them: _selective_checkpoint.py.
+
 Checkpoints nest: the inputs of an inner checkpoint count as tensors saved by
 the outer one, so unpacking them runs the outer block again first.
 
@@ -49,12 +52,15 @@ from ..autograd.graph import _modified_in_place_message
 from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack, saved_tensors_hooks
 from .._tensor import Tensor
 from .. import autograd, random
+from ._selective_checkpoint import (  # noqa: F401  (torch.utils.checkpoint's names)
+    CheckpointPolicy, SelectiveCheckpointContext, create_selective_checkpoint_contexts)
 
 # minigrad's own files: left out of debug=True's report of where tensors were saved
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
-           "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop"]
+           "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop",
+           "CheckpointPolicy", "SelectiveCheckpointContext", "create_selective_checkpoint_contexts"]
 
 USE_REENTRANT_WARNING = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
