@@ -83,8 +83,9 @@ from .._functorch import carry_batching
 # is the cheapest thing to test.
 vmap_running = False
 
-# Set while a selective-checkpoint context is open (utils/_selective_checkpoint.py): called
-# with each operation result() records, it may hand back the output forward kept instead.
+# Set while an operator mode is open (utils/_python_dispatch.py: selective checkpointing,
+# checkpoint's debug log): called with each operation result() records, it may hand back
+# another output (the one forward kept).
 # None otherwise; a module global, tested only when an operation is recorded.
 operation_observer = None
 

@@ -18,16 +18,15 @@ Outputs are found again by operator and count: the 2nd ``aten.mm.default`` of th
 takes the output of forward's 2nd ``aten.mm.default``. A kept output is handed back once: a
 second backward through the same graph (``retain_graph=True``) is refused.
 
-The operations seen are those minigrad records a backward node for (an input requires grad),
-named by the operator of that node (``_op_overloads.operator_of_node``); the policy gets the
-node's inputs as its arguments.
+Both are operator modes (_python_dispatch.py): they see the operations minigrad records a
+backward node for (an input requires grad), named by the operator of that node; the policy
+gets the node's inputs as its arguments.
 """
 import enum
 from collections import defaultdict
 
-from .. import _ops
-from .._op_overloads import OpOverload, OpOverloadPacket, operator_of_node
-from ..autograd.graph import InPlace
+from .._op_overloads import OpOverload, OpOverloadPacket
+from ._python_dispatch import OperatorMode
 
 __all__ = ["CheckpointPolicy", "SelectiveCheckpointContext", "create_selective_checkpoint_contexts"]
 
@@ -77,39 +76,12 @@ class _KeptOutput:
         return self.tensor
 
 
-# the open modes, innermost last; the first one opened installs _observe in _ops.result
-_open_modes = []
-
-
-def _observe(out, node_class, inputs):
-    """_ops.result's observer: let each open mode see the operation, innermost last (its
-    output is the one the node is attached to)."""
-    op = operator_of_node(node_class, in_place=InPlace.running)
-    if op is None:
-        return out
-    arguments = [value for value in inputs if value is not None]
-    for mode in list(_open_modes):
-        out = mode.operation(op, out, arguments)
-    return out
-
-
-class _Mode:
-    """A context manager that sees each recorded operation while it is open."""
+class _Mode(OperatorMode):
+    """What both modes share: the storage, and a count of each operator seen so far."""
 
     def __init__(self, storage):
         self.storage = storage          # operator -> {n: kept output, or _RECOMPUTE}
         self.counts = defaultdict(int)  # operator -> how many ran so far
-
-    def __enter__(self):
-        _open_modes.append(self)
-        _ops.operation_observer = _observe
-        return self
-
-    def __exit__(self, *exc_info):
-        _open_modes.remove(self)
-        if not _open_modes:
-            _ops.operation_observer = None
-        return False
 
     def next_index(self, op):
         index = self.counts[op]

@@ -52,6 +52,7 @@ from ..autograd.graph import _modified_in_place_message
 from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack, saved_tensors_hooks
 from .._tensor import Tensor
 from .. import autograd, random
+from ._python_dispatch import OperatorMode
 from ._selective_checkpoint import (  # noqa: F401  (torch.utils.checkpoint's names)
     CheckpointPolicy, SelectiveCheckpointContext, create_selective_checkpoint_contexts)
 
@@ -216,7 +217,12 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
     if determinism_check not in DETERMINISM_CHECKS:
         raise ValueError(f"determinism_check should be one of {list(DETERMINISM_CHECKS)}, "
                          f"but got {determinism_check}")
-    forward_context, rerun_context = context_fn()       # (called even under no_grad)
+    if debug:       # the contexts log every operator forward and the rerun run, for the report
+        operator_logs = (_OperatorLog(), _OperatorLog())
+        forward_context, rerun_context = operator_logs
+    else:
+        operator_logs = None
+        forward_context, rerun_context = context_fn()   # (called even under no_grad)
     if not is_grad_enabled():
         return function(*args, **kwargs)        # nothing is saved: nothing to checkpoint
     # The rerun must draw the random numbers forward drew (the same dropout mask), and must
@@ -233,7 +239,7 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
     if _early_stop_override is not None:
         early_stop = _early_stop_override       # the with block wins over the argument
     frame = _CheckpointFrame(rerun_function, early_stop, DETERMINISM_CHECKS[determinism_check],
-                             debug)
+                             operator_logs)
     frame.keep_inputs(args)
     failed = False
     with saved_tensors_hooks(frame.pack_in_forward, frame.unpack), forward_context:
@@ -275,11 +281,11 @@ class _Rerun:
 class _CheckpointFrame:
     """Everything one checkpointed call keeps between its forward and backward."""
 
-    def __init__(self, rerun_function, early_stop, metadata_fn, debug):
+    def __init__(self, rerun_function, early_stop, metadata_fn, operator_logs):
         self.rerun_function = rerun_function
         self.early_stop = early_stop
         self.metadata_fn = metadata_fn
-        self.debug_log = {"forward": [], "rerun": []} if debug else None
+        self.operator_logs = operator_logs      # debug=True: forward's and the rerun's _OperatorLog
         self.inputs = []
         # One weak reference per tensor saved in forward, in saving order. A node freed by a
         # backward without retain_graph lets go of its holders; the rerun skips those places.
@@ -308,7 +314,6 @@ class _CheckpointFrame:
         holder = _Holder()
         self.holders.append(weakref.ref(holder))
         self.metadata.append(self.metadata_fn(tensor))
-        self._log("forward", tensor)
         return holder
 
     # backward -----------------------------------------------------------------
@@ -333,16 +338,14 @@ class _CheckpointFrame:
             holder.recomputed[rerun] = None
             return tensor
         except CheckpointError as error:
-            if self.debug_log is None:
+            if self.operator_logs is None:
                 raise
-            raise CheckpointError(self._debug_report()) from error
+            raise CheckpointError(_debug_report(*self.operator_logs)) from error
 
     def rerun(self, rerun):
         """Run the function again, filling the holders; stop early once all are full."""
         inputs = [arg.unpack(None) if type(arg) in (PackedTensor, _KeptInput) else arg
                   for arg in self.inputs]
-        if self.debug_log is not None:
-            self.debug_log["rerun"].clear()     # the report shows the latest rerun only
         try:
             with saved_tensors_hooks(lambda tensor: self.pack_in_rerun(rerun, tensor),
                                      lambda tensor: tensor), enable_grad():
@@ -354,10 +357,30 @@ class _CheckpointFrame:
 
     def pack_in_rerun(self, rerun, tensor):
         """Pack hook of the rerun: put the n-th tensor saved into the n-th holder."""
-        self._log("rerun", tensor)
+        log = self.operator_logs[1] if self.operator_logs is not None else None
+        # PyTorch saves an operation's inputs before it runs: a rerun stopped while saving one
+        # never ran that operation, so debug=True's log must not show it
+        if log is not None and log.saving_input(tensor):
+            log.drop_if_stopped = True
         # The rerun's own graph is thrown away, but a backward inside the function may still
         # run through it: keep a tensor without history, as any saved tensor is kept.
-        tensor = tensor.detach() if tensor.requires_grad else tensor
+        if tensor.requires_grad:
+            detached = tensor.detach()
+            if log is not None:                     # (PyTorch's log shows this detach)
+                log.detached(tensor, detached)
+            tensor = detached
+        try:
+            return self._fill_holder(rerun, tensor)
+        except (CheckpointError, _StopRerun):
+            if log is not None and log.drop_if_stopped:
+                log.drop_last_operation()
+            raise
+        finally:
+            if log is not None:
+                log.drop_if_stopped = False
+
+    def _fill_holder(self, rerun, tensor):
+        """pack_in_rerun's last step: ``tensor`` into the next holder; stop when all are full."""
         index = rerun.saved_count
         rerun.saved_count += 1
         if index >= len(self.holders):
@@ -399,29 +422,6 @@ class _CheckpointFrame:
                 "torch.utils.checkpoint: Recomputed values for the following tensors have "
                 f"different metadata than during the forward pass.\n{differences}.\n" + DEBUG_TIP)
 
-    # debug=True ---------------------------------------------------------------
-    def _log(self, run, tensor):
-        """With debug=True, note each saved tensor and the line of code that saved it."""
-        if self.debug_log is None:
-            return
-        where = [f"{frame.filename}:{frame.lineno}:{frame.name}"
-                 for frame in traceback.extract_stack() if not frame.filename.startswith(_PACKAGE_DIR)]
-        described = f"{str(tensor.dtype).replace('torch.', '')}{list(tensor.shape)}"
-        self.debug_log[run].append((described, where))
-
-    def _debug_report(self):
-        """debug=True: the tensors saved by forward and by the rerun, and where, side by side."""
-        def traces(run):
-            entries = self.debug_log[run]
-            label = "original" if run == "forward" else "recompute"
-            return "".join(f"{what}   ({i + 1} of {len(entries)} in {label})\n" + "\n".join(where)
-                           + "\n\n\n" for i, (what, where) in enumerate(entries))
-
-        def listing(run):
-            return "\n".join(f"saved {what}" for what, _ in self.debug_log[run])
-        return DEBUG_REPORT.format(forward_traces=traces("forward"), rerun_traces=traces("rerun"),
-                                   forward_ops=listing("forward"), rerun_ops=listing("rerun"))
-
 
 class _KeptInput:
     """A tensor input kept without hooks, with its version, to catch an in-place change."""
@@ -440,30 +440,163 @@ class _KeptInput:
         return tensor
 
 
-# What debug=True raises instead of a CheckpointError (PyTorch lists every operator it ran, with
-# stack traces; minigrad lists every tensor saved, with the lines of code that saved it).
-DEBUG_REPORT = """\
-An error happened while unpacking tensors; these are the tensors saved by the original forward
-and by the recomputation, because debug=True was passed to torch.utils.checkpoint.checkpoint().
+# --- debug=True: the operators forward and the rerun ran ------------------------------------
 
-1. Where each tensor was saved in the original forward
+class _OperatorLog(OperatorMode):
+    """Every operator run while it is open, as PyTorch's debug log writes it
+    (``$1: f32[2] = torch._ops.aten.sin.default($0)``: ``$n`` numbers each tensor when first
+    seen), with the lines of code that ran it, innermost first. Entering it starts a new log:
+    the report shows the latest rerun."""
+
+    def __init__(self):
+        self.entries = []       # (operator's name, its arguments, output, output's type, lines)
+        self.tokens = {}        # id(tensor) -> the token standing for it while it lives
+        self.last_arguments, self.last_output = (), None
+        self.drop_if_stopped = False
+
+    def __enter__(self):
+        self.entries = []
+        return super().__enter__()
+
+    def _token(self, tensor):
+        """A stand-in for ``tensor`` (numbered when the log is written): the log keeps no tensor."""
+        token = self.tokens.get(id(tensor))
+        if token is None:
+            token = self.tokens[id(tensor)] = object()
+            weakref.finalize(tensor, self.tokens.pop, id(tensor), None)   # (ids are reused)
+        return token
+
+    def _entry(self, name, arguments, output):
+        arguments = [self._token(a) if isinstance(a, Tensor) else a for a in arguments]
+        dtype = _DTYPE_ABBREVIATIONS.get(str(output.dtype), output.dtype)
+        described = f"{dtype}[{', '.join(map(str, output.shape))}]"
+        lines = [f"{frame.filename}:{frame.lineno}:{frame.name}" for frame in
+                 reversed(traceback.extract_stack()) if not frame.filename.startswith(_PACKAGE_DIR)]
+        return name, arguments, self._token(output), described, lines
+
+    def operation(self, op, out, arguments):
+        self.entries.append(self._entry(f"torch._ops.{op}", arguments, out))
+        self.last_arguments, self.last_output = arguments, out
+        return out
+
+    def saving_input(self, tensor):
+        """Is ``tensor``, being saved, an input of the operation logged last?"""
+        return any(tensor is argument for argument in self.last_arguments)
+
+    def drop_last_operation(self):
+        """Forget the operation logged last (its run stopped while its inputs were saved)."""
+        for i in range(len(self.entries) - 1, -1, -1):
+            if self.entries[i][0] != "torch._ops.aten.detach.default":
+                del self.entries[i]
+                return
+
+    def detached(self, tensor, detached):
+        """The rerun's saved-tensor hook detached ``tensor``: PyTorch logs that ``aten.detach``,
+        before the operation for a saved input (saved before it runs), after it for its result
+        (which the hook is shown as a tensor of its own over the same memory)."""
+        if not self.entries:
+            self.entries.append(self._entry("torch._ops.aten.detach.default", [tensor], detached))
+        elif self.saving_input(tensor):
+            entry = self._entry("torch._ops.aten.detach.default", [tensor], detached)
+            self.entries.insert(len(self.entries) - 1, entry)
+        else:
+            output = self.last_output if tensor._array is self.last_output._array else tensor
+            self.entries.append(self._entry("torch._ops.aten.detach.default", [output], detached))
+
+    def written(self):
+        """(the log's lines, each entry's lines of code), tensors numbered in order of appearance."""
+        numbers = {}
+
+        def shown(value):
+            if type(value) is object:        # a tensor's token
+                return f"${numbers.setdefault(value, len(numbers))}"
+            return repr(value)
+        logged = []
+        for name, arguments, output, described, _ in self.entries:
+            shown_arguments = ", ".join(shown(a) for a in arguments)      # (first, as PyTorch)
+            logged.append(f"{shown(output)}: {described} = {name}({shown_arguments})")
+        return logged, [lines for *_, lines in self.entries]
+
+
+_DTYPE_ABBREVIATIONS = {"torch.float32": "f32", "torch.float64": "f64", "torch.float16": "f16",
+                        "torch.bfloat16": "bf16", "torch.int64": "i64", "torch.int32": "i32",
+                        "torch.int16": "i16", "torch.int8": "i8", "torch.uint8": "u8",
+                        "torch.bool": "b8", "torch.complex64": "c64", "torch.complex128": "c128"}
+
+
+def _debug_report(forward_log, rerun_log):
+    """debug=True's CheckpointError: PyTorch's report of the operators each run ran."""
+    def traces(log, label):
+        logged, lines = log.written()
+        return "".join(f"{entry}   ({i + 1} of {len(logged)} in {label})\n\n"
+                       + "".join(line + "\n" for line in where) + "\n\n"
+                       for i, (entry, where) in enumerate(zip(logged, lines)))
+    return DEBUG_REPORT.format(forward_traces=traces(forward_log, "original"),
+                               recompute_traces=traces(rerun_log, "recompute"),
+                               forward_ops="\n".join(forward_log.written()[0]),
+                               recompute_ops="\n".join(rerun_log.written()[0]))
+
+
+# PyTorch's report (the stack traces of minigrad's operators hold the lines of Python code
+# outside minigrad; PyTorch's hold its own C++ and Python frames too)
+DEBUG_REPORT = """ \
+An error happened while unpacking tensors; dumping logs of latest computation
+because you passed `debug=True` to `torch.utils.checkpoint.checkpoint()`.
+Scroll all the way down for guidance on how to navigate these logs.
+
++~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
+|        1. Stack traces of the operators that ran in the original forward     |
++------------------------------------------------------------------------------+
 
 {forward_traces}
-2. Where each tensor was saved during recomputation
++~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
+|        2. Stack traces of the operators that ran during recomputation        |
++------------------------------------------------------------------------------+
 
-{rerun_traces}
-3. Tensors saved in the original forward and during recomputation, in order
+{recompute_traces}
++~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~+
+|       3. Log of operators in the original forward and recomputation          |
++------------------------------------------------------------------------------+
+(Scroll up to correlate stack traces with each operation listed below. This
+ helps identify their source in the code.)
 
-Original forward:
+IMPORTANT: Differences in "detach" calls between the original forward and the
+           recomputation are expected. They are introduced by the checkpointing
+           mechanism and can be ignored.
+
+Operations executed during the original forward:
 
 {forward_ops}
 
-Recomputation:
+Operations executed during recomputation:
 
-{rerun_ops}
+{recompute_ops}
 
-4. Error message: the recomputation saved other tensors than the original forward (see the
-   CheckpointError above). Compare the two lists to find where the function ran differently.
++------------------------------------------------------------------------------+
+ ERROR: Detected non-determinism while running activation checkpointing
+
+ You are seeing this error because you passed `debug=True` to checkpoint and
+ tensors to be saved during the original forward and differ between those saved
+ during recomputation. This can happen if different operators were ran in the
+ original forward and in the recomputation.
+
+ To identify where the mismatch may be coming from, you can do the following:
+
+ 1) Compare the operators ran during original forward and recomputation to
+    see where they differ. These operators are printed above in the order they
+    were executed.
+
+ 2) Review the stack trace for each operator to locate its invocation source.
+    Each operator's stack trace is printed in their execution order.
+
+ Note that the logs can be quite long. Here's how they are structured:
+ (Tip: you can Ctrl-f for these headers)
+
+ 1. Stack traces of the operators that ran in the original forward
+ 2. Stack traces of the operators that ran during recomputation
+ 3. Log of operators in the original forward and recomputation
+ 4. Error message                                             <--- You are here
+--------------------------------------------------------------------------------
 """
 
 
