@@ -821,3 +821,48 @@ def test_operators_are_named_as_in_torch_ops():
                 values(aten.mul(a, 3)), values(aten.sum.dim_IntList(a, [0])),
                 outcome(lambda: aten.no_such_operator), outcome(lambda: aten.mm.no_such_overload)]
     same(program)
+
+
+def test_graph_exec_group_shares_one_rerun_between_backward_calls():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        W1 = lib.tensor([[1.0, 2.0], [3.0, -4.0]], requires_grad=True)
+        W2 = lib.tensor([[0.5, -1.0], [2.0, 0.3]], requires_grad=True)
+        x = lib.tensor([[0.5, -1.0], [0.25, 0.1]], requires_grad=True)
+        calls, seen = [], []
+
+        def f(h):
+            calls.append("f")
+            return ((h @ W1).tanh() @ W2).sin()
+
+        for grouped in (False, True):
+            calls.clear()
+            loss = cp.checkpoint(f, x, use_reentrant=False).sum()
+            with cp.GraphExecGroup() if grouped else warnings.catch_warnings():
+                seen.append(values(lib.autograd.grad(loss, W2, retain_graph=True)[0]))
+                # overlapping calls (both need W2's saved input) share the one rerun: refused
+                seen.append(outcome(lambda: values(lib.autograd.grad(loss, x)[0])))
+            seen.append(len(calls))
+
+        def first(h):
+            calls.append("first")
+            return (h @ W1).tanh()
+
+        def second(a):
+            calls.append("second")
+            return (a @ W2).sin()
+        calls.clear()
+        a = cp.checkpoint(first, x, use_reentrant=False)
+        y = cp.checkpoint(second, a, use_reentrant=False)
+        with cp.GraphExecGroup() as group:      # backward split in two parts
+            grad_a, = lib.autograd.grad(y.sum(), a, retain_graph=True)
+            a.backward(grad_a)
+            seen += [list(calls), values(x.grad), cp.GraphExecGroup._get_current_group() is group]
+            try:
+                with cp.GraphExecGroup():
+                    pass
+            except RuntimeError as error:
+                seen.append(str(error).split(" Already")[0])
+        seen.append(cp.GraphExecGroup._get_current_group())
+        return seen
+    same(program)

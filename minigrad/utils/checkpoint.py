@@ -61,7 +61,8 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
            "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop",
-           "CheckpointPolicy", "SelectiveCheckpointContext", "create_selective_checkpoint_contexts"]
+           "CheckpointPolicy", "SelectiveCheckpointContext", "create_selective_checkpoint_contexts",
+           "GraphExecGroup"]
 
 USE_REENTRANT_WARNING = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -254,6 +255,31 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
     return outputs
 
 
+class GraphExecGroup:
+    """Context manager: the backward calls made inside one ``with GraphExecGroup():`` block share
+    one rerun of each checkpointed function (``use_reentrant=False``), instead of one rerun per
+    call. The calls must need different saved tensors (a tensor is handed out once), as when
+    backward is split into parts: ``autograd.grad(loss, hidden, retain_graph=True)``, then
+    ``hidden.backward(...)``. Blocks do not nest."""
+
+    _current = None
+
+    def __enter__(self):
+        if GraphExecGroup._current is not None:
+            raise RuntimeError("GraphExecGroup contexts cannot be nested. Already inside group "
+                               f"{GraphExecGroup._current}")
+        GraphExecGroup._current = self
+        return self
+
+    def __exit__(self, *exc_info):
+        GraphExecGroup._current = None
+
+    @classmethod
+    def _get_current_group(cls):
+        """The open group, or None."""
+        return cls._current
+
+
 class _StopRerun(Exception):
     """Raised inside the rerun once every saved tensor is back: the rest need not run."""
 
@@ -291,6 +317,7 @@ class _CheckpointFrame:
         # backward without retain_graph lets go of its holders; the rerun skips those places.
         self.holders = []
         self.metadata = []              # the metadata_fn of each tensor saved in forward
+        self.group_reruns = weakref.WeakKeyDictionary()     # GraphExecGroup -> its one rerun
         self.forward_done = False
         # Set when a backward inside the function itself (before forward ended) made the rerun
         # save more than forward had saved so far: then the counts cannot be compared.
@@ -322,7 +349,10 @@ class _CheckpointFrame:
         this backward pass has not yet)."""
         try:
             task = _graph_task.current_graph_task()
-            if task is None:            # grad_fn._saved_result outside backward: rerun each time
+            group = GraphExecGroup._get_current_group()
+            if group is not None:       # several backward calls share one rerun
+                rerun = self.group_reruns.setdefault(group, _Rerun())
+            elif task is None:          # grad_fn._saved_result outside backward: rerun each time
                 rerun = _Rerun()
             else:
                 rerun = task.hook_state.setdefault(self, _Rerun())
@@ -330,11 +360,15 @@ class _CheckpointFrame:
                 self.rerun(rerun)
             tensor = holder.recomputed.get(rerun)
             if tensor is None:
+                overlapping = (
+                    "Performing two backward calls that overlap (i.e. require the same saved "
+                    "activation in order to compute gradients) is not allowed while under the "
+                    "torch.utils.checkpoint.GraphExecGroup context. " if group is not None else "")
                 raise CheckpointError(
                     "torch.utils.checkpoint: Unpack is being triggered for a tensor that was "
-                    "already unpacked once. If you are calling ctx.saved_tensors in backward, make "
-                    "sure to do so only once. Otherwise please open an issue with details on your "
-                    "use case.")
+                    f"already unpacked once. {overlapping}If you are calling ctx.saved_tensors in "
+                    "backward, make sure to do so only once. Otherwise please open an issue with "
+                    "details on your use case.")
             holder.recomputed[rerun] = None
             return tensor
         except CheckpointError as error:
