@@ -14,11 +14,19 @@ and ``==`` agree), and can be called: minigrad runs its function of that name.
 
 minigrad has no dispatcher: an operation knows its operator through the backward node it
 records (``MmBackward0`` is recorded by ``aten::mm``: ``_operator_table.NODE_OPERATORS``),
-which ``operator_of_node`` looks up.
+which ``operator_of_node`` looks up; ``schema_arguments`` reads the positional arguments of
+such an operator's schema (``slice.Tensor``: self, dim=0, start=None, end=None, step=1).
 """
+import ast
+import functools
 import types
 
-from ._operator_table import NODE_OPERATORS, OVERLOADS
+from ._operator_table import NODE_OPERATORS, OVERLOADS, SCHEMAS
+
+NO_DEFAULT = object()       # an argument without a default
+
+# defaults a schema writes by name (the loss reductions)
+_NAMED_DEFAULTS = {"Mean": 1, "Sum": 2}
 
 
 class OpOverload:
@@ -119,3 +127,43 @@ def operator_of_node(node_class, in_place=False):
     if in_place and overload_name in OVERLOADS.get(name + "_", ()):
         name += "_"
     return getattr(getattr(ops.aten, name), overload_name)
+
+
+def _split_arguments(text):
+    """The arguments of a schema's text, split at its commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, character in enumerate(text):
+        if character in "[(":
+            depth += 1
+        elif character in "])":
+            depth -= 1
+        elif character == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return parts + [text[start:].strip()] if text else parts
+
+
+@functools.cache
+def schema_arguments(name):
+    """The positional arguments of operator ``name`` (``"slice.Tensor"``) as (argument name,
+    kind, default): kind 'tensor', 'tensors' (a list of them) or 'other'; None for an
+    operator whose schema is not in the table (one that records no node)."""
+    text = SCHEMAS.get(name)
+    if text is None:
+        return None
+    arguments = []
+    for part in _split_arguments(text):
+        declaration, has_default, default_text = part.partition("=")
+        type_text, _, argument_name = declaration.strip().rpartition(" ")
+        kind = ("tensors" if "[]" in type_text else "tensor") if type_text.startswith("Tensor") \
+            else "other"
+        default = NO_DEFAULT
+        if has_default:
+            default = _NAMED_DEFAULTS.get(default_text)
+            if default is None:
+                try:
+                    default = ast.literal_eval(default_text)
+                except (ValueError, SyntaxError):
+                    default = default_text
+        arguments.append((argument_name, kind, default))
+    return tuple(arguments)

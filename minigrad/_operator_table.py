@@ -2461,3 +2461,979 @@ NODE_OPERATORS = {'AbsBackward0': 'abs.default',
  'XlogyBackward0': 'xlogy.Tensor',
  'XlogyBackward1': 'xlogy.Scalar_Self',
  'XlogyBackward2': 'xlogy.Scalar_Other'}
+
+# operator (name.overload) -> its positional arguments, as in its schema
+SCHEMAS = {'_adaptive_avg_pool2d.default': 'Tensor self, SymInt[2] output_size',
+ '_adaptive_avg_pool2d_backward.default': 'Tensor grad_output, Tensor self',
+ '_adaptive_avg_pool3d.default': 'Tensor self, SymInt[3] output_size',
+ '_adaptive_avg_pool3d_backward.default': 'Tensor grad_output, Tensor self',
+ '_batch_norm_no_update.default': 'Tensor input, Tensor? weight, Tensor? bias, Tensor? '
+                                  'running_mean, Tensor? running_var, float momentum, float eps',
+ '_batch_norm_with_update.default': 'Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) '
+                                    'running_mean, Tensor(b!) running_var, float momentum, float '
+                                    'eps',
+ '_cdist_backward.default': 'Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist',
+ '_cdist_forward.default': 'Tensor x1, Tensor x2, float p, int? compute_mode',
+ '_coalesce.default': 'Tensor self',
+ '_conj.default': 'Tensor(a) self',
+ '_conj_copy.default': 'Tensor self',
+ '_conj_physical.default': 'Tensor self',
+ '_conv_depthwise2d.default': 'Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias, '
+                              'SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation',
+ '_convolution.default': 'Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] '
+                         'padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, '
+                         'SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, '
+                         'bool allow_tf32',
+ '_ctc_loss.Tensor': 'Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor '
+                     'target_lengths, int blank=0, bool zero_infinity=False',
+ '_ctc_loss.default': 'Tensor log_probs, Tensor targets, int[] input_lengths, int[] '
+                      'target_lengths, int blank=0, bool zero_infinity=False',
+ '_cudnn_attention_forward.default': 'Tensor query, Tensor key, Tensor value, Tensor? attn_bias, '
+                                     'Tensor? cum_seq_q, Tensor? cum_seq_k, SymInt max_q, SymInt '
+                                     'max_k, bool compute_log_sumexp, float dropout_p=0.0, bool '
+                                     'is_causal=False, bool return_debug_mask=False',
+ '_cudnn_ctc_loss.Tensor': 'Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor '
+                           'target_lengths, int blank, bool deterministic, bool zero_infinity',
+ '_cudnn_ctc_loss.default': 'Tensor log_probs, Tensor targets, int[] input_lengths, int[] '
+                            'target_lengths, int blank, bool deterministic, bool zero_infinity',
+ '_cudnn_rnn.default': 'Tensor input, Tensor[] weight, int weight_stride0, Tensor? weight_buf, '
+                       'Tensor hx, Tensor? cx, int mode, SymInt hidden_size, SymInt proj_size, int '
+                       'num_layers, bool batch_first, float dropout, bool train, bool '
+                       'bidirectional, SymInt[] batch_sizes, Tensor? dropout_state',
+ '_cudnn_rnn_backward.default': 'Tensor input, Tensor[] weight, int weight_stride0, Tensor '
+                                'weight_buf, Tensor hx, Tensor? cx, Tensor output, Tensor? '
+                                'grad_output, Tensor? grad_hy, Tensor? grad_cy, int mode, SymInt '
+                                'hidden_size, SymInt proj_size, int num_layers, bool batch_first, '
+                                'float dropout, bool train, bool bidirectional, SymInt[] '
+                                'batch_sizes, Tensor? dropout_state, Tensor reserve, bool[4] '
+                                'output_mask',
+ '_efficient_attention_forward.default': 'Tensor query, Tensor key, Tensor value, Tensor? bias, '
+                                         'Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, SymInt? '
+                                         'max_seqlen_q, SymInt? max_seqlen_k, float dropout_p, int '
+                                         'custom_mask_type, bool compute_log_sumexp=False',
+ '_embedding_bag.default': 'Tensor weight, Tensor indices, Tensor offsets, bool '
+                           'scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? '
+                           'per_sample_weights=None, bool include_last_offset=False, int '
+                           'padding_idx=-1',
+ '_embedding_bag_backward.default': 'Tensor grad, Tensor indices, Tensor offsets, Tensor '
+                                    'offset2bag, Tensor bag_size, Tensor maximum_indices, SymInt '
+                                    'num_weights, bool scale_grad_by_freq, int mode, bool sparse, '
+                                    'Tensor? per_sample_weights, int padding_idx=-1',
+ '_embedding_bag_dense_backward.default': 'Tensor grad, Tensor indices, Tensor offset2bag, Tensor '
+                                          'bag_size, Tensor maximum_indices, SymInt num_weights, '
+                                          'bool scale_grad_by_freq, int mode, Tensor? '
+                                          'per_sample_weights, int padding_idx=-1',
+ '_euclidean_dist.default': 'Tensor x1, Tensor x2',
+ '_fake_quantize_learnable_per_channel_affine.default': 'Tensor self, Tensor scale, Tensor '
+                                                        'zero_point, int axis, int quant_min, int '
+                                                        'quant_max, float grad_factor=1.0',
+ '_fake_quantize_learnable_per_tensor_affine.default': 'Tensor self, Tensor scale, Tensor '
+                                                       'zero_point, int quant_min, int quant_max, '
+                                                       'float grad_factor=1.0',
+ '_fake_quantize_per_tensor_affine_cachemask_tensor_qparams.default': 'Tensor self, Tensor scale, '
+                                                                      'Tensor zero_point, Tensor '
+                                                                      'fake_quant_enabled, int '
+                                                                      'quant_min, int quant_max',
+ '_fft_c2c.default': 'Tensor self, SymInt[] dim, int normalization, bool forward',
+ '_fft_c2r.default': 'Tensor self, int[] dim, int normalization, SymInt last_dim_size',
+ '_fft_r2c.default': 'Tensor self, int[] dim, int normalization, bool onesided',
+ '_flash_attention_forward.default': 'Tensor query, Tensor key, Tensor value, Tensor? cum_seq_q, '
+                                     'Tensor? cum_seq_k, SymInt max_q, SymInt max_k, float '
+                                     'dropout_p, bool is_causal, bool return_debug_mask',
+ '_foreach_div.List': 'Tensor[] self, Tensor[] other',
+ '_foreach_div_.List': 'Tensor(a!)[] self, Tensor[] other',
+ '_foreach_maximum.Scalar': 'Tensor[] self, Scalar scalar',
+ '_foreach_maximum.ScalarList': 'Tensor[] self, Scalar[] scalars',
+ '_foreach_maximum_.Scalar': 'Tensor(a!)[] self, Scalar scalar',
+ '_foreach_maximum_.ScalarList': 'Tensor(a!)[] self, Scalar[] scalars',
+ '_foreach_minimum.Scalar': 'Tensor[] self, Scalar scalar',
+ '_foreach_minimum.ScalarList': 'Tensor[] self, Scalar[] scalars',
+ '_foreach_minimum_.Scalar': 'Tensor(a!)[] self, Scalar scalar',
+ '_foreach_minimum_.ScalarList': 'Tensor(a!)[] self, Scalar[] scalars',
+ '_foreach_mm.default': 'Tensor[] self, Tensor[] mat2',
+ '_foreach_norm.Scalar': 'Tensor[] self, Scalar ord=2, ScalarType? dtype=None',
+ '_foreach_pow.List': 'Tensor[] self, Tensor[] exponent',
+ '_foreach_pow.ScalarAndTensor': 'Scalar self, Tensor[] exponent',
+ '_foreach_pow.ScalarList': 'Tensor[] self, Scalar[] exponent',
+ '_foreach_pow_.List': 'Tensor(a!)[] self, Tensor[] exponent',
+ '_foreach_pow_.ScalarList': 'Tensor(a!)[] self, Scalar[] exponent',
+ '_fused_dropout.default': 'Tensor self, float p, Generator? generator=None',
+ '_fused_moving_avg_obs_fq_helper.default': 'Tensor self, Tensor observer_on, Tensor '
+                                            'fake_quant_on, Tensor(a!) running_min, Tensor(b!) '
+                                            'running_max, Tensor(c!) scale, Tensor(d!) zero_point, '
+                                            'float averaging_const, int quant_min, int quant_max, '
+                                            'int ch_axis, bool per_row_fake_quant=False, bool '
+                                            'symmetric_quant=False',
+ '_fused_rms_norm.default': 'Tensor input, int[] normalized_shape, Tensor? weight, float? eps',
+ '_grid_sampler_2d_cpu_fallback.default': 'Tensor input, Tensor grid, int interpolation_mode, int '
+                                          'padding_mode, bool align_corners',
+ '_grid_sampler_2d_cpu_fallback_backward.default': 'Tensor grad_output, Tensor input, Tensor grid, '
+                                                   'int interpolation_mode, int padding_mode, bool '
+                                                   'align_corners',
+ '_grouped_mm.default': 'Tensor self, Tensor mat2, Tensor? offs=None, Tensor? bias=None, '
+                        'ScalarType? out_dtype=None',
+ '_lazy_clone.default': 'Tensor self',
+ '_linalg_det.default': 'Tensor A',
+ '_linalg_eigh.default': 'Tensor A, str UPLO="L", bool compute_v=True',
+ '_linalg_slogdet.default': 'Tensor A',
+ '_linalg_solve_ex.default': 'Tensor A, Tensor B',
+ '_linalg_svd.default': 'Tensor A, bool full_matrices=False, bool compute_uv=True',
+ '_log_softmax.default': 'Tensor self, int dim, bool half_to_float',
+ '_log_softmax_backward_data.default': 'Tensor grad_output, Tensor output, int dim, ScalarType '
+                                       'input_dtype',
+ '_lstm_mps.default': 'Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int '
+                      'num_layers, float dropout, bool train, bool bidirectional, bool batch_first',
+ '_masked_softmax.default': 'Tensor self, Tensor mask, int? dim=None, int? mask_type=None',
+ '_mkldnn_reshape.default': 'Tensor self, int[] shape',
+ '_mps_convolution.default': 'Tensor self, Tensor weight, Tensor? bias, SymInt[] padding, SymInt[] '
+                             'stride, SymInt[] dilation, SymInt groups',
+ '_mps_convolution_transpose.default': 'Tensor self, Tensor weight, SymInt[] padding, SymInt[] '
+                                       'output_padding, SymInt[] stride, SymInt[] dilation, SymInt '
+                                       'groups',
+ '_native_batch_norm_legit.default': 'Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) '
+                                     'running_mean, Tensor(b!) running_var, bool training, float '
+                                     'momentum, float eps',
+ '_native_batch_norm_legit.no_stats': 'Tensor input, Tensor? weight, Tensor? bias, bool training, '
+                                      'float momentum, float eps',
+ '_native_batch_norm_legit_no_training.default': 'Tensor input, Tensor? weight, Tensor? bias, '
+                                                 'Tensor running_mean, Tensor running_var, float '
+                                                 'momentum, float eps',
+ '_neg_view.default': 'Tensor(a) self',
+ '_neg_view_copy.default': 'Tensor self',
+ '_nested_from_padded.default': 'Tensor padded, Tensor cpu_nested_shape_example, bool '
+                                'fuse_transform_0213=False',
+ '_nested_from_padded_tensor.default': 'Tensor padded, Tensor offsets, Tensor dummy, int '
+                                       'ragged_idx=1, Tensor? min_seqlen=None, Tensor? '
+                                       'max_seqlen=None, SymInt? sum_S=None',
+ '_nested_get_values.default': 'Tensor(a) self',
+ '_nested_get_values_copy.default': 'Tensor self',
+ '_nested_tensor_from_mask.default': 'Tensor t, Tensor mask, bool mask_check=True',
+ '_nested_tensor_from_tensor_list.default': 'Tensor[] list, ScalarType? dtype=None, Layout? '
+                                            'layout=None, Device? device=None, bool? '
+                                            'pin_memory=None',
+ '_nested_view_from_buffer.default': 'Tensor(a) self, Tensor nested_size, Tensor nested_strides, '
+                                     'Tensor offsets',
+ '_nested_view_from_buffer_copy.default': 'Tensor self, Tensor nested_size, Tensor nested_strides, '
+                                          'Tensor offsets',
+ '_nested_view_from_jagged.default': 'Tensor(a) self, Tensor offsets, Tensor dummy, Tensor? '
+                                     'lengths=None, int ragged_idx=1, Tensor? min_seqlen=None, '
+                                     'Tensor? max_seqlen=None',
+ '_nested_view_from_jagged_copy.default': 'Tensor self, Tensor offsets, Tensor dummy, Tensor? '
+                                          'lengths=None, int ragged_idx=1, Tensor? '
+                                          'min_seqlen=None, Tensor? max_seqlen=None',
+ '_nnpack_spatial_convolution.default': 'Tensor input, Tensor weight, Tensor? bias, SymInt[2] '
+                                        'padding, SymInt[2] stride=1',
+ '_pack_padded_sequence.default': 'Tensor input, Tensor lengths, bool batch_first',
+ '_pdist_backward.default': 'Tensor grad, Tensor self, float p, Tensor pdist',
+ '_pdist_forward.default': 'Tensor self, float p=2',
+ '_pin_memory.default': 'Tensor self, Device? device=None',
+ '_prelu_kernel.default': 'Tensor self, Tensor weight',
+ '_prelu_kernel_backward.default': 'Tensor grad_output, Tensor self, Tensor weight',
+ '_reshape_alias.default': 'Tensor(a) self, SymInt[] size, SymInt[] stride',
+ '_reshape_alias_copy.default': 'Tensor self, SymInt[] size, SymInt[] stride',
+ '_reshape_copy.default': 'Tensor self, SymInt[] size',
+ '_safe_softmax.default': 'Tensor self, int dim, ScalarType? dtype=None',
+ '_scaled_dot_product_cudnn_attention.default': 'Tensor query, Tensor key, Tensor value, Tensor? '
+                                                'attn_bias, bool compute_log_sumexp, float '
+                                                'dropout_p=0.0, bool is_causal=False, bool '
+                                                'return_debug_mask=False',
+ '_scaled_dot_product_efficient_attention.default': 'Tensor query, Tensor key, Tensor value, '
+                                                    'Tensor? attn_bias, bool compute_log_sumexp, '
+                                                    'float dropout_p=0.0, bool is_causal=False',
+ '_scaled_dot_product_flash_attention.default': 'Tensor query, Tensor key, Tensor value, float '
+                                                'dropout_p=0.0, bool is_causal=False, bool '
+                                                'return_debug_mask=False',
+ '_scaled_dot_product_flash_attention_for_cpu.default': 'Tensor query, Tensor key, Tensor value, '
+                                                        'float dropout_p=0.0, bool is_causal=False',
+ '_scaled_dot_product_fused_attention_overrideable.default': 'Tensor query, Tensor key, Tensor '
+                                                             'value, Tensor? attn_bias=None, float '
+                                                             'dropout_p=0.0, bool is_causal=False, '
+                                                             'bool return_debug_mask=False',
+ '_slow_conv2d_backward.output_mask': 'Tensor grad_output, Tensor self, Tensor weight, SymInt[2] '
+                                      'kernel_size, SymInt[2] stride, SymInt[2] padding, bool[3] '
+                                      'output_mask',
+ '_slow_conv2d_forward.default': 'Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias, '
+                                 'SymInt[2] stride, SymInt[2] padding',
+ '_softmax.default': 'Tensor self, int dim, bool half_to_float',
+ '_softmax_backward_data.default': 'Tensor grad_output, Tensor output, int dim, ScalarType '
+                                   'input_dtype',
+ '_sparse_addmm.default': 'Tensor self, Tensor mat1, Tensor mat2',
+ '_sparse_coo_tensor_with_dims_and_tensors.default': 'int sparse_dim, int dense_dim, SymInt[] '
+                                                     'size, Tensor indices, Tensor values',
+ '_sparse_log_softmax.default': 'Tensor self, int dim, bool half_to_float',
+ '_sparse_mm_reduce_impl.default': 'Tensor self, Tensor other, str reduce',
+ '_sparse_softmax.default': 'Tensor self, int dim, bool half_to_float',
+ '_sparse_sparse_matmul.default': 'Tensor self, Tensor other',
+ '_sparse_sum.dim': 'Tensor self, int[1] dim',
+ '_standard_gamma.default': 'Tensor self, Generator? generator=None',
+ '_standard_gamma_grad.default': 'Tensor self, Tensor output',
+ '_test_autograd_multiple_dispatch.fullcoverage': 'Tensor self',
+ '_test_autograd_multiple_dispatch.ntonly': 'Tensor self, bool b',
+ '_test_autograd_multiple_dispatch_view.default': 'Tensor(a) self',
+ '_test_autograd_multiple_dispatch_view_copy.default': 'Tensor self',
+ '_test_warn_in_autograd.default': 'Tensor self',
+ '_thnn_fused_gru_cell.default': 'Tensor input_gates, Tensor hidden_gates, Tensor hx, Tensor? '
+                                 'input_bias=None, Tensor? hidden_bias=None',
+ '_thnn_fused_lstm_cell.default': 'Tensor input_gates, Tensor hidden_gates, Tensor cx, Tensor? '
+                                  'input_bias=None, Tensor? hidden_bias=None',
+ '_to_copy.default': 'Tensor self',
+ '_to_dense.default': 'Tensor self, ScalarType? dtype=None, bool? masked_grad=None',
+ '_to_sparse.default': 'Tensor self',
+ '_to_sparse.sparse_dim': 'Tensor self, int sparse_dim',
+ '_to_sparse_bsc.default': 'Tensor self, int[2] blocksize, int? dense_dim=None',
+ '_to_sparse_bsr.default': 'Tensor self, int[2] blocksize, int? dense_dim=None',
+ '_to_sparse_csc.default': 'Tensor self, int? dense_dim=None',
+ '_to_sparse_csr.default': 'Tensor self, int? dense_dim=None',
+ '_trilinear.default': 'Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] '
+                       'expand3, int[] sumdim, int unroll_dim=1',
+ '_unique.default': 'Tensor self, bool sorted=True, bool return_inverse=False',
+ '_unique2.default': 'Tensor self, bool sorted=True, bool return_inverse=False, bool '
+                     'return_counts=False',
+ '_unsafe_index.Tensor': 'Tensor self, Tensor?[] indices',
+ '_unsafe_index_put.default': 'Tensor self, Tensor?[] indices, Tensor values, bool '
+                              'accumulate=False',
+ '_unsafe_masked_index.default': 'Tensor self, Tensor mask, Tensor?[] indices, Scalar fill',
+ '_unsafe_masked_index_put_accumulate.default': 'Tensor self, Tensor mask, Tensor?[] indices, '
+                                                'Tensor values',
+ '_unsafe_view.default': 'Tensor self, SymInt[] size',
+ '_upsample_bicubic2d_aa.default': 'Tensor self, SymInt[2] output_size, bool align_corners, float? '
+                                   'scales_h=None, float? scales_w=None',
+ '_upsample_bicubic2d_aa_backward.default': 'Tensor grad_output, SymInt[2] output_size, SymInt[4] '
+                                            'input_size, bool align_corners, float? scales_h=None, '
+                                            'float? scales_w=None',
+ '_upsample_bilinear2d_aa.default': 'Tensor self, SymInt[2] output_size, bool align_corners, '
+                                    'float? scales_h=None, float? scales_w=None',
+ '_upsample_bilinear2d_aa_backward.default': 'Tensor grad_output, SymInt[2] output_size, SymInt[4] '
+                                             'input_size, bool align_corners, float? '
+                                             'scales_h=None, float? scales_w=None',
+ '_upsample_lanczos2d_aa.default': 'Tensor self, SymInt[2] output_size, bool align_corners, float? '
+                                   'scales_h=None, float? scales_w=None',
+ '_upsample_lanczos2d_aa_backward.default': 'Tensor grad_output, SymInt[2] output_size, SymInt[4] '
+                                            'input_size, bool align_corners, float? scales_h=None, '
+                                            'float? scales_w=None',
+ '_upsample_nearest_exact1d.default': 'Tensor self, SymInt[1] output_size, float? scales=None',
+ '_upsample_nearest_exact1d_backward.default': 'Tensor grad_output, SymInt[1] output_size, '
+                                               'SymInt[3] input_size, float? scales=None',
+ '_upsample_nearest_exact2d.default': 'Tensor self, SymInt[2] output_size, float? scales_h=None, '
+                                      'float? scales_w=None',
+ '_upsample_nearest_exact2d_backward.default': 'Tensor grad_output, SymInt[2] output_size, '
+                                               'SymInt[4] input_size, float? scales_h=None, float? '
+                                               'scales_w=None',
+ '_upsample_nearest_exact3d.default': 'Tensor self, SymInt[3] output_size, float? scales_d=None, '
+                                      'float? scales_h=None, float? scales_w=None',
+ '_upsample_nearest_exact3d_backward.default': 'Tensor grad_output, SymInt[3] output_size, '
+                                               'SymInt[5] input_size, float? scales_d=None, float? '
+                                               'scales_h=None, float? scales_w=None',
+ '_weight_norm_interface.default': 'Tensor v, Tensor g, int dim=0',
+ 'abs.default': 'Tensor self',
+ 'abs_.default': 'Tensor(a!) self',
+ 'acos.default': 'Tensor self',
+ 'acos_.default': 'Tensor(a!) self',
+ 'acosh.default': 'Tensor self',
+ 'acosh_.default': 'Tensor(a!) self',
+ 'adaptive_max_pool2d.default': 'Tensor self, int[2] output_size',
+ 'adaptive_max_pool2d_backward.default': 'Tensor grad_output, Tensor self, Tensor indices',
+ 'adaptive_max_pool3d.default': 'Tensor self, int[3] output_size',
+ 'adaptive_max_pool3d_backward.default': 'Tensor grad_output, Tensor self, Tensor indices',
+ 'add.Scalar': 'Tensor self, Scalar other, Scalar alpha=1',
+ 'add.Tensor': 'Tensor self, Tensor other',
+ 'add_.Scalar': 'Tensor(a!) self, Scalar other, Scalar alpha=1',
+ 'add_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'addbmm.default': 'Tensor self, Tensor batch1, Tensor batch2',
+ 'addbmm_.default': 'Tensor(a!) self, Tensor batch1, Tensor batch2',
+ 'addcdiv.default': 'Tensor self, Tensor tensor1, Tensor tensor2',
+ 'addcdiv_.default': 'Tensor(a!) self, Tensor tensor1, Tensor tensor2',
+ 'addcmul.default': 'Tensor self, Tensor tensor1, Tensor tensor2',
+ 'addcmul_.default': 'Tensor(a!) self, Tensor tensor1, Tensor tensor2',
+ 'addmm.default': 'Tensor self, Tensor mat1, Tensor mat2',
+ 'addmm_.default': 'Tensor(a!) self, Tensor mat1, Tensor mat2',
+ 'addmv.default': 'Tensor self, Tensor mat, Tensor vec',
+ 'addmv_.default': 'Tensor(a!) self, Tensor mat, Tensor vec',
+ 'addr.default': 'Tensor self, Tensor vec1, Tensor vec2',
+ 'addr_.default': 'Tensor(a!) self, Tensor vec1, Tensor vec2',
+ 'affine_grid_generator.default': 'Tensor theta, SymInt[] size, bool align_corners',
+ 'alias.default': 'Tensor(a) self',
+ 'alias_copy.default': 'Tensor self',
+ 'amax.default': 'Tensor self, int[1] dim=[], bool keepdim=False',
+ 'amin.default': 'Tensor self, int[1] dim=[], bool keepdim=False',
+ 'aminmax.default': 'Tensor self',
+ 'angle.default': 'Tensor self',
+ 'as_strided.default': 'Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? '
+                       'storage_offset=None',
+ 'as_strided_.default': 'Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? '
+                        'storage_offset=None',
+ 'as_strided_copy.default': 'Tensor self, SymInt[] size, SymInt[] stride, SymInt? '
+                            'storage_offset=None',
+ 'as_strided_scatter.default': 'Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? '
+                               'storage_offset=None',
+ 'asin.default': 'Tensor self',
+ 'asin_.default': 'Tensor(a!) self',
+ 'asinh.default': 'Tensor self',
+ 'asinh_.default': 'Tensor(a!) self',
+ 'atan.default': 'Tensor self',
+ 'atan2.default': 'Tensor self, Tensor other',
+ 'atan2_.default': 'Tensor(a!) self, Tensor other',
+ 'atan_.default': 'Tensor(a!) self',
+ 'atanh.default': 'Tensor self',
+ 'atanh_.default': 'Tensor(a!) self',
+ 'avg_pool2d.default': 'Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool '
+                       'ceil_mode=False, bool count_include_pad=True, int? divisor_override=None',
+ 'avg_pool2d_backward.default': 'Tensor grad_output, Tensor self, int[2] kernel_size, int[2] '
+                                'stride, int[2] padding, bool ceil_mode, bool count_include_pad, '
+                                'int? divisor_override',
+ 'avg_pool3d.default': 'Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool '
+                       'ceil_mode=False, bool count_include_pad=True, int? divisor_override=None',
+ 'avg_pool3d_backward.default': 'Tensor grad_output, Tensor self, int[3] kernel_size, int[3] '
+                                'stride, int[3] padding, bool ceil_mode, bool count_include_pad, '
+                                'int? divisor_override',
+ 'baddbmm.default': 'Tensor self, Tensor batch1, Tensor batch2',
+ 'baddbmm_.default': 'Tensor(a!) self, Tensor batch1, Tensor batch2',
+ 'batch_norm_backward.default': 'Tensor grad_out, Tensor input, Tensor weight, Tensor? '
+                                'running_mean, Tensor? running_var, Tensor? save_mean, Tensor? '
+                                'save_var, bool update, float eps, bool[3] output_mask, Tensor '
+                                'reserve',
+ 'bernoulli.default': 'Tensor self',
+ 'binary_cross_entropy.default': 'Tensor self, Tensor target, Tensor? weight=None, int '
+                                 'reduction=Mean',
+ 'binary_cross_entropy_backward.default': 'Tensor grad_output, Tensor self, Tensor target, Tensor? '
+                                          'weight=None, int reduction=Mean',
+ 'binary_cross_entropy_with_logits.default': 'Tensor self, Tensor target, Tensor? weight=None, '
+                                             'Tensor? pos_weight=None, int reduction=Mean',
+ 'block_diag.default': 'Tensor[] tensors',
+ 'bmm.default': 'Tensor self, Tensor mat2',
+ 'cat.default': 'Tensor[] tensors, int dim=0',
+ 'ceil.default': 'Tensor self',
+ 'ceil_.default': 'Tensor(a!) self',
+ 'celu.default': 'Tensor self, Scalar alpha=1.0',
+ 'celu_.default': 'Tensor(a!) self, Scalar alpha=1.0',
+ 'channel_shuffle.default': 'Tensor self, SymInt groups',
+ 'cholesky.default': 'Tensor self, bool upper=False',
+ 'cholesky_inverse.default': 'Tensor self, bool upper=False',
+ 'cholesky_solve.default': 'Tensor self, Tensor input2, bool upper=False',
+ 'chunk.default': 'Tensor(a -> *) self, int chunks, int dim=0',
+ 'clamp.Tensor': 'Tensor self, Tensor? min=None, Tensor? max=None',
+ 'clamp.default': 'Tensor self, Scalar? min=None, Scalar? max=None',
+ 'clamp_.Tensor': 'Tensor(a!) self, Tensor? min=None, Tensor? max=None',
+ 'clamp_.default': 'Tensor(a!) self, Scalar? min=None, Scalar? max=None',
+ 'clamp_max.Tensor': 'Tensor self, Tensor max',
+ 'clamp_max.default': 'Tensor self, Scalar max',
+ 'clamp_max_.Tensor': 'Tensor(a!) self, Tensor max',
+ 'clamp_max_.default': 'Tensor(a!) self, Scalar max',
+ 'clamp_min.Tensor': 'Tensor self, Tensor min',
+ 'clamp_min.default': 'Tensor self, Scalar min',
+ 'clamp_min_.Tensor': 'Tensor(a!) self, Tensor min',
+ 'clamp_min_.default': 'Tensor(a!) self, Scalar min',
+ 'clone.default': 'Tensor self',
+ 'col2im.default': 'Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, '
+                   'int[2] padding, int[2] stride',
+ 'complex.default': 'Tensor real, Tensor imag',
+ 'constant_pad_nd.default': 'Tensor self, SymInt[] pad, Scalar value=0',
+ 'conv_depthwise3d.default': 'Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, '
+                             'SymInt[3] stride, SymInt[3] padding, SymInt[3] dilation',
+ 'conv_tbc.default': 'Tensor self, Tensor weight, Tensor bias, int pad=0',
+ 'convolution.default': 'Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] '
+                        'padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, '
+                        'SymInt groups',
+ 'convolution_backward.default': 'Tensor grad_output, Tensor input, Tensor weight, SymInt[]? '
+                                 'bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] '
+                                 'dilation, bool transposed, SymInt[] output_padding, SymInt '
+                                 'groups, bool[3] output_mask',
+ 'convolution_backward_overrideable.default': 'Tensor grad_output, Tensor input, Tensor weight, '
+                                              'SymInt[] stride, SymInt[] padding, SymInt[] '
+                                              'dilation, bool transposed, SymInt[] output_padding, '
+                                              'SymInt groups, bool[3] output_mask',
+ 'convolution_overrideable.default': 'Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, '
+                                     'SymInt[] padding, SymInt[] dilation, bool transposed, '
+                                     'SymInt[] output_padding, SymInt groups',
+ 'copysign.Scalar': 'Tensor self, Scalar other',
+ 'copysign.Tensor': 'Tensor self, Tensor other',
+ 'copysign_.Scalar': 'Tensor(a!) self, Scalar other',
+ 'copysign_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'cos.default': 'Tensor self',
+ 'cos_.default': 'Tensor(a!) self',
+ 'cosh.default': 'Tensor self',
+ 'cosh_.default': 'Tensor(a!) self',
+ 'cudnn_affine_grid_generator.default': 'Tensor theta, int N, int C, int H, int W',
+ 'cudnn_batch_norm.default': 'Tensor input, Tensor weight, Tensor? bias, Tensor? running_mean, '
+                             'Tensor? running_var, bool training, float '
+                             'exponential_average_factor, float epsilon',
+ 'cudnn_batch_norm_backward.default': 'Tensor input, Tensor grad_output, Tensor weight, Tensor? '
+                                      'running_mean, Tensor? running_var, Tensor? save_mean, '
+                                      'Tensor? save_var, float epsilon, Tensor reserveSpace',
+ 'cudnn_convolution.default': 'Tensor self, Tensor weight, SymInt[] padding, SymInt[] stride, '
+                              'SymInt[] dilation, SymInt groups, bool benchmark, bool '
+                              'deterministic, bool allow_tf32',
+ 'cudnn_convolution_transpose.default': 'Tensor self, Tensor weight, SymInt[] padding, SymInt[] '
+                                        'output_padding, SymInt[] stride, SymInt[] dilation, '
+                                        'SymInt groups, bool benchmark, bool deterministic, bool '
+                                        'allow_tf32',
+ 'cudnn_grid_sampler.default': 'Tensor self, Tensor grid',
+ 'cudnn_grid_sampler_backward.default': 'Tensor self, Tensor grid, Tensor grad_output',
+ 'cummax.default': 'Tensor self, int dim',
+ 'cummin.default': 'Tensor self, int dim',
+ 'cumprod.default': 'Tensor self, int dim',
+ 'cumprod_.default': 'Tensor(a!) self, int dim',
+ 'cumsum.default': 'Tensor self, int dim',
+ 'cumsum_.default': 'Tensor(a!) self, int dim',
+ 'deg2rad.default': 'Tensor self',
+ 'deg2rad_.default': 'Tensor(a!) self',
+ 'diag_embed.default': 'Tensor self, int offset=0, int dim1=-2, int dim2=-1',
+ 'diagonal.default': 'Tensor(a) self, int offset=0, int dim1=0, int dim2=1',
+ 'diagonal_backward.default': 'Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int '
+                              'dim2',
+ 'diagonal_copy.default': 'Tensor self, int offset=0, int dim1=0, int dim2=1',
+ 'diagonal_scatter.default': 'Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1',
+ 'digamma.default': 'Tensor self',
+ 'digamma_.default': 'Tensor(a!) self',
+ 'dist.default': 'Tensor self, Tensor other, Scalar p=2',
+ 'div.Scalar': 'Tensor self, Scalar other',
+ 'div.Scalar_mode': 'Tensor self, Scalar other',
+ 'div.Tensor': 'Tensor self, Tensor other',
+ 'div.Tensor_mode': 'Tensor self, Tensor other',
+ 'div_.Scalar': 'Tensor(a!) self, Scalar other',
+ 'div_.Scalar_mode': 'Tensor(a!) self, Scalar other',
+ 'div_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'div_.Tensor_mode': 'Tensor(a!) self, Tensor other',
+ 'dot.default': 'Tensor self, Tensor tensor',
+ 'elu.default': 'Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1',
+ 'elu_.default': 'Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1',
+ 'elu_backward.default': 'Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool '
+                         'is_result, Tensor self_or_result',
+ 'embedding.default': 'Tensor weight, Tensor indices, SymInt padding_idx=-1, bool '
+                      'scale_grad_by_freq=False, bool sparse=False',
+ 'embedding_dense_backward.default': 'Tensor grad_output, Tensor indices, SymInt num_weights, '
+                                     'SymInt padding_idx, bool scale_grad_by_freq',
+ 'erf.default': 'Tensor self',
+ 'erf_.default': 'Tensor(a!) self',
+ 'erfc.default': 'Tensor self',
+ 'erfc_.default': 'Tensor(a!) self',
+ 'erfinv.default': 'Tensor self',
+ 'erfinv_.default': 'Tensor(a!) self',
+ 'exp.default': 'Tensor self',
+ 'exp2.default': 'Tensor self',
+ 'exp2_.default': 'Tensor(a!) self',
+ 'exp_.default': 'Tensor(a!) self',
+ 'expand.default': 'Tensor(a) self, SymInt[] size',
+ 'expand_copy.default': 'Tensor self, SymInt[] size',
+ 'expm1.default': 'Tensor self',
+ 'expm1_.default': 'Tensor(a!) self',
+ 'fake_quantize_per_channel_affine_cachemask.default': 'Tensor self, Tensor scale, Tensor '
+                                                       'zero_point, int axis, int quant_min, int '
+                                                       'quant_max',
+ 'fake_quantize_per_tensor_affine_cachemask.default': 'Tensor self, float scale, int zero_point, '
+                                                      'int quant_min, int quant_max',
+ 'fill.Scalar': 'Tensor self, Scalar value',
+ 'fill.Tensor': 'Tensor self, Tensor value',
+ 'fill_.Scalar': 'Tensor(a!) self, Scalar value',
+ 'fill_.Tensor': 'Tensor(a!) self, Tensor value',
+ 'flip.default': 'Tensor self, int[] dims',
+ 'floor.default': 'Tensor self',
+ 'floor_.default': 'Tensor(a!) self',
+ 'fmax.default': 'Tensor self, Tensor other',
+ 'fmin.default': 'Tensor self, Tensor other',
+ 'fmod.Scalar': 'Tensor self, Scalar other',
+ 'fmod.Tensor': 'Tensor self, Tensor other',
+ 'fmod_.Scalar': 'Tensor(a!) self, Scalar other',
+ 'fmod_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'frac.default': 'Tensor self',
+ 'frac_.default': 'Tensor(a!) self',
+ 'fractional_max_pool2d.default': 'Tensor self, int[2] kernel_size, int[2] output_size, Tensor '
+                                  'random_samples',
+ 'fractional_max_pool2d_backward.default': 'Tensor grad_output, Tensor self, int[2] kernel_size, '
+                                           'int[2] output_size, Tensor indices',
+ 'fractional_max_pool3d.default': 'Tensor self, int[3] kernel_size, int[3] output_size, Tensor '
+                                  'random_samples',
+ 'fractional_max_pool3d_backward.default': 'Tensor grad_output, Tensor self, int[3] kernel_size, '
+                                           'int[3] output_size, Tensor indices',
+ 'frexp.Tensor': 'Tensor self',
+ 'gather.default': 'Tensor self, int dim, Tensor index',
+ 'gelu.default': 'Tensor self',
+ 'gelu_.default': 'Tensor(a!) self',
+ 'gelu_backward.default': 'Tensor grad_output, Tensor self',
+ 'geqrf.default': 'Tensor self',
+ 'glu.default': 'Tensor self, int dim=-1',
+ 'glu_backward.default': 'Tensor grad_output, Tensor self, int dim',
+ 'grid_sampler_2d.default': 'Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
+                            'bool align_corners',
+ 'grid_sampler_2d_backward.default': 'Tensor grad_output, Tensor input, Tensor grid, int '
+                                     'interpolation_mode, int padding_mode, bool align_corners, '
+                                     'bool[2] output_mask',
+ 'grid_sampler_3d.default': 'Tensor input, Tensor grid, int interpolation_mode, int padding_mode, '
+                            'bool align_corners',
+ 'grid_sampler_3d_backward.default': 'Tensor grad_output, Tensor input, Tensor grid, int '
+                                     'interpolation_mode, int padding_mode, bool align_corners, '
+                                     'bool[2] output_mask',
+ 'hardshrink.default': 'Tensor self, Scalar lambd=0.5',
+ 'hardshrink_backward.default': 'Tensor grad_out, Tensor self, Scalar lambd',
+ 'hardsigmoid.default': 'Tensor self',
+ 'hardsigmoid_.default': 'Tensor(a!) self',
+ 'hardswish.default': 'Tensor self',
+ 'hardswish_.default': 'Tensor(a!) self',
+ 'hardswish_backward.default': 'Tensor grad_output, Tensor self',
+ 'hardtanh.default': 'Tensor self, Scalar min_val=-1, Scalar max_val=1',
+ 'hardtanh_.default': 'Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1',
+ 'hardtanh_backward.default': 'Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val',
+ 'huber_loss.default': 'Tensor self, Tensor target, int reduction=Mean, float delta=1.0',
+ 'huber_loss_backward.default': 'Tensor grad_output, Tensor self, Tensor target, int reduction, '
+                                'float delta',
+ 'hypot.default': 'Tensor self, Tensor other',
+ 'hypot_.default': 'Tensor(a!) self, Tensor other',
+ 'i0.default': 'Tensor self',
+ 'i0_.default': 'Tensor(a!) self',
+ 'igamma.default': 'Tensor self, Tensor other',
+ 'igamma_.default': 'Tensor(a!) self, Tensor other',
+ 'igammac.default': 'Tensor self, Tensor other',
+ 'igammac_.default': 'Tensor(a!) self, Tensor other',
+ 'im2col.default': 'Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] '
+                   'stride',
+ 'index.Tensor': 'Tensor self, Tensor?[] indices',
+ 'index_add.default': 'Tensor self, int dim, Tensor index, Tensor source',
+ 'index_add_.default': 'Tensor(a!) self, int dim, Tensor index, Tensor source',
+ 'index_copy.default': 'Tensor self, int dim, Tensor index, Tensor source',
+ 'index_copy_.default': 'Tensor(a!) self, int dim, Tensor index, Tensor source',
+ 'index_fill.int_Scalar': 'Tensor self, int dim, Tensor index, Scalar value',
+ 'index_fill.int_Tensor': 'Tensor self, int dim, Tensor index, Tensor value',
+ 'index_fill_.int_Scalar': 'Tensor(a!) self, int dim, Tensor index, Scalar value',
+ 'index_fill_.int_Tensor': 'Tensor(a!) self, int dim, Tensor index, Tensor value',
+ 'index_put.default': 'Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False',
+ 'index_put_.default': 'Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False',
+ 'index_reduce.default': 'Tensor self, int dim, Tensor index, Tensor source, str reduce',
+ 'index_reduce_.default': 'Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce',
+ 'index_select.default': 'Tensor self, int dim, Tensor index',
+ 'kthvalue.default': 'Tensor self, SymInt k, int dim=-1, bool keepdim=False',
+ 'ldexp.Tensor': 'Tensor self, Tensor other',
+ 'leaky_relu.default': 'Tensor self, Scalar negative_slope=0.01',
+ 'leaky_relu_.default': 'Tensor(a!) self, Scalar negative_slope=0.01',
+ 'leaky_relu_backward.default': 'Tensor grad_output, Tensor self, Scalar negative_slope, bool '
+                                'self_is_result',
+ 'lerp.Scalar': 'Tensor self, Tensor end, Scalar weight',
+ 'lerp.Tensor': 'Tensor self, Tensor end, Tensor weight',
+ 'lerp_.Scalar': 'Tensor(a!) self, Tensor end, Scalar weight',
+ 'lerp_.Tensor': 'Tensor(a!) self, Tensor end, Tensor weight',
+ 'lgamma.default': 'Tensor self',
+ 'lgamma_.default': 'Tensor(a!) self',
+ 'lift.default': 'Tensor self',
+ 'lift_fresh.default': 'Tensor(a) self',
+ 'lift_fresh_copy.default': 'Tensor self',
+ 'linalg_cholesky_ex.default': 'Tensor self',
+ 'linalg_cross.default': 'Tensor self, Tensor other',
+ 'linalg_eig.default': 'Tensor self',
+ 'linalg_householder_product.default': 'Tensor input, Tensor tau',
+ 'linalg_inv_ex.default': 'Tensor A',
+ 'linalg_lstsq.default': 'Tensor self, Tensor b, float? rcond=None',
+ 'linalg_lu.default': 'Tensor A',
+ 'linalg_lu_factor_ex.default': 'Tensor A',
+ 'linalg_lu_solve.default': 'Tensor LU, Tensor pivots, Tensor B',
+ 'linalg_matrix_exp.default': 'Tensor self',
+ 'linalg_pinv.atol_rtol_tensor': 'Tensor self',
+ 'linalg_qr.default': "Tensor A, str mode='reduced'",
+ 'linalg_solve_triangular.default': 'Tensor self, Tensor B',
+ 'linalg_vector_norm.default': 'Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False',
+ 'linear.default': 'Tensor input, Tensor weight, Tensor? bias=None',
+ 'linear_backward.default': 'Tensor self, Tensor grad_output, Tensor weight, bool[3] output_mask',
+ 'log.default': 'Tensor self',
+ 'log10.default': 'Tensor self',
+ 'log10_.default': 'Tensor(a!) self',
+ 'log1p.default': 'Tensor self',
+ 'log1p_.default': 'Tensor(a!) self',
+ 'log2.default': 'Tensor self',
+ 'log2_.default': 'Tensor(a!) self',
+ 'log_.default': 'Tensor(a!) self',
+ 'log_sigmoid_backward.default': 'Tensor grad_output, Tensor self, Tensor buffer',
+ 'log_sigmoid_forward.default': 'Tensor self',
+ 'logaddexp.default': 'Tensor self, Tensor other',
+ 'logaddexp2.default': 'Tensor self, Tensor other',
+ 'logcumsumexp.default': 'Tensor self, int dim',
+ 'logit.default': 'Tensor self, float? eps=None',
+ 'logit_.default': 'Tensor(a!) self, float? eps=None',
+ 'logsumexp.default': 'Tensor self, int[1] dim, bool keepdim=False',
+ 'lu_unpack.default': 'Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool '
+                      'unpack_pivots=True',
+ 'masked_fill.Scalar': 'Tensor self, Tensor mask, Scalar value',
+ 'masked_fill.Tensor': 'Tensor self, Tensor mask, Tensor value',
+ 'masked_fill_.Scalar': 'Tensor(a!) self, Tensor mask, Scalar value',
+ 'masked_fill_.Tensor': 'Tensor(a!) self, Tensor mask, Tensor value',
+ 'masked_scatter.default': 'Tensor self, Tensor mask, Tensor source',
+ 'masked_scatter_.default': 'Tensor(a!) self, Tensor mask, Tensor source',
+ 'masked_scatter_backward.default': 'Tensor grad_output, Tensor mask, SymInt[] sizes',
+ 'masked_select.default': 'Tensor self, Tensor mask',
+ 'matmul.default': 'Tensor self, Tensor other',
+ 'max.default': 'Tensor self',
+ 'max.dim': 'Tensor self, int dim, bool keepdim=False',
+ 'max_pool2d.default': 'Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, '
+                       'int[2] dilation=1, bool ceil_mode=False',
+ 'max_pool2d_backward.default': 'Tensor grad_output, Tensor self, int[2] kernel_size, int[2] '
+                                'stride=[], int[2] padding=0, int[2] dilation=1, bool '
+                                'ceil_mode=False',
+ 'max_pool2d_with_indices.default': 'Tensor self, int[2] kernel_size, int[2] stride=[], int[2] '
+                                    'padding=0, int[2] dilation=1, bool ceil_mode=False',
+ 'max_pool2d_with_indices_backward.default': 'Tensor grad_output, Tensor self, int[2] kernel_size, '
+                                             'int[2] stride, int[2] padding, int[2] dilation, bool '
+                                             'ceil_mode, Tensor indices',
+ 'max_pool3d_with_indices.default': 'Tensor self, int[3] kernel_size, int[3] stride=[], int[3] '
+                                    'padding=0, int[3] dilation=1, bool ceil_mode=False',
+ 'max_pool3d_with_indices_backward.default': 'Tensor grad_output, Tensor self, int[3] kernel_size, '
+                                             'int[3] stride, int[3] padding, int[3] dilation, bool '
+                                             'ceil_mode, Tensor indices',
+ 'max_unpool2d.default': 'Tensor self, Tensor indices, SymInt[2] output_size',
+ 'max_unpool3d.default': 'Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, '
+                         'int[3] padding',
+ 'maximum.default': 'Tensor self, Tensor other',
+ 'mean.default': 'Tensor self',
+ 'mean.dim': 'Tensor self, int[1]? dim, bool keepdim=False',
+ 'median.default': 'Tensor self',
+ 'median.dim': 'Tensor self, int dim, bool keepdim=False',
+ 'min.default': 'Tensor self',
+ 'min.dim': 'Tensor self, int dim, bool keepdim=False',
+ 'minimum.default': 'Tensor self, Tensor other',
+ 'miopen_batch_norm.default': 'Tensor input, Tensor weight, Tensor? bias, Tensor? running_mean, '
+                              'Tensor? running_var, bool training, float '
+                              'exponential_average_factor, float epsilon',
+ 'miopen_batch_norm_backward.default': 'Tensor input, Tensor grad_output, Tensor weight, Tensor? '
+                                       'running_mean, Tensor? running_var, Tensor? save_mean, '
+                                       'Tensor? save_var, float epsilon',
+ 'miopen_convolution.default': 'Tensor self, Tensor weight, Tensor? bias, SymInt[] padding, '
+                               'SymInt[] stride, SymInt[] dilation, SymInt groups, bool benchmark, '
+                               'bool deterministic',
+ 'miopen_convolution_transpose.default': 'Tensor self, Tensor weight, Tensor? bias, SymInt[] '
+                                         'padding, SymInt[] output_padding, SymInt[] stride, '
+                                         'SymInt[] dilation, SymInt groups, bool benchmark, bool '
+                                         'deterministic',
+ 'miopen_ctc_loss.Tensor': 'Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor '
+                           'target_lengths, int blank, bool deterministic, bool zero_infinity',
+ 'miopen_ctc_loss.default': 'Tensor log_probs, Tensor targets, int[] input_lengths, int[] '
+                            'target_lengths, int blank, bool deterministic, bool zero_infinity',
+ 'miopen_depthwise_convolution.default': 'Tensor self, Tensor weight, Tensor? bias, SymInt[] '
+                                         'padding, SymInt[] stride, SymInt[] dilation, SymInt '
+                                         'groups, bool benchmark, bool deterministic',
+ 'miopen_rnn.default': 'Tensor input, Tensor[] weight, int weight_stride0, Tensor hx, Tensor? cx, '
+                       'int mode, int hidden_size, int num_layers, bool batch_first, float '
+                       'dropout, bool train, bool bidirectional, int[] batch_sizes, Tensor? '
+                       'dropout_state',
+ 'mish.default': 'Tensor self',
+ 'mish_.default': 'Tensor(a!) self',
+ 'mkldnn_adaptive_avg_pool2d.default': 'Tensor self, int[2] output_size',
+ 'mkldnn_convolution.default': 'Tensor self, Tensor weight, Tensor? bias, SymInt[] padding, '
+                               'SymInt[] stride, SymInt[] dilation, SymInt groups',
+ 'mkldnn_linear.default': 'Tensor self, Tensor weight, Tensor? bias=None',
+ 'mkldnn_max_pool2d.default': 'Tensor self, int[2] kernel_size, int[2] stride=[], int[2] '
+                              'padding=0, int[2] dilation=1, bool ceil_mode=False',
+ 'mkldnn_max_pool3d.default': 'Tensor self, int[3] kernel_size, int[3] stride=[], int[3] '
+                              'padding=0, int[3] dilation=1, bool ceil_mode=False',
+ 'mkldnn_rnn_layer.default': 'Tensor input, Tensor weight0, Tensor weight1, Tensor weight2, Tensor '
+                             'weight3, Tensor hx_, Tensor cx_, bool reverse, int[] batch_sizes, '
+                             'int mode, int hidden_size, int num_layers, bool has_biases, bool '
+                             'bidirectional, bool batch_first, bool train',
+ 'mm.default': 'Tensor self, Tensor mat2',
+ 'mode.default': 'Tensor self, int dim=-1, bool keepdim=False',
+ 'mps_convolution_backward.default': 'Tensor self, Tensor grad_output, Tensor weight, SymInt[] '
+                                     'padding, SymInt[] stride, SymInt[] dilation, SymInt groups, '
+                                     'bool[3] output_mask',
+ 'mse_loss.default': 'Tensor self, Tensor target, int reduction=Mean',
+ 'mse_loss_backward.default': 'Tensor grad_output, Tensor self, Tensor target, int reduction',
+ 'mul.Scalar': 'Tensor self, Scalar other',
+ 'mul.Tensor': 'Tensor self, Tensor other',
+ 'mul_.Scalar': 'Tensor(a!) self, Scalar other',
+ 'mul_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'multi_margin_loss.default': 'Tensor self, Tensor target, Scalar p=1, Scalar margin=1, Tensor? '
+                              'weight=None, int reduction=Mean',
+ 'multilabel_margin_loss_forward.default': 'Tensor self, Tensor target, int reduction',
+ 'mv.default': 'Tensor self, Tensor vec',
+ 'mvlgamma.default': 'Tensor self, int p',
+ 'mvlgamma_.default': 'Tensor(a!) self, int p',
+ 'nan_to_num.default': 'Tensor self, float? nan=None, float? posinf=None, float? neginf=None',
+ 'nan_to_num_.default': 'Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None',
+ 'nanmedian.default': 'Tensor self',
+ 'nanmedian.dim': 'Tensor self, int dim, bool keepdim=False',
+ 'nansum.default': 'Tensor self, int[1]? dim=None, bool keepdim=False',
+ 'narrow_copy.default': 'Tensor self, int dim, SymInt start, SymInt length',
+ 'native_batch_norm.default': 'Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, '
+                              'Tensor? running_var, bool training, float momentum, float eps',
+ 'native_batch_norm_backward.default': 'Tensor grad_out, Tensor input, Tensor? weight, Tensor? '
+                                       'running_mean, Tensor? running_var, Tensor? save_mean, '
+                                       'Tensor? save_invstd, bool train, float eps, bool[3] '
+                                       'output_mask',
+ 'native_dropout.default': 'Tensor input, float p, bool? train',
+ 'native_dropout_backward.default': 'Tensor grad_output, Tensor mask, float scale',
+ 'native_group_norm.default': 'Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, '
+                              'SymInt HxW, int group, float eps',
+ 'native_layer_norm.default': 'Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? '
+                              'bias, float eps',
+ 'native_layer_norm_backward.default': 'Tensor grad_out, Tensor input, SymInt[] normalized_shape, '
+                                       'Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, '
+                                       'bool[3] output_mask',
+ 'neg.default': 'Tensor self',
+ 'neg_.default': 'Tensor(a!) self',
+ 'nextafter.default': 'Tensor self, Tensor other',
+ 'nextafter_.default': 'Tensor(a!) self, Tensor other',
+ 'nll_loss2d_backward.default': 'Tensor grad_output, Tensor self, Tensor target, Tensor? weight, '
+                                'int reduction, SymInt ignore_index, Tensor total_weight',
+ 'nll_loss2d_forward.default': 'Tensor self, Tensor target, Tensor? weight, int reduction, SymInt '
+                               'ignore_index',
+ 'nll_loss_backward.default': 'Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int '
+                              'reduction, SymInt ignore_index, Tensor total_weight',
+ 'nll_loss_forward.default': 'Tensor self, Tensor target, Tensor? weight, int reduction, SymInt '
+                             'ignore_index',
+ 'norm.Scalar': 'Tensor self, Scalar p=2',
+ 'norm.ScalarOpt_dim': 'Tensor self, Scalar? p, int[1] dim, bool keepdim=False',
+ 'norm.ScalarOpt_dim_dtype': 'Tensor self, Scalar? p, int[1] dim, bool keepdim',
+ 'norm.ScalarOpt_dtype': 'Tensor self, Scalar? p',
+ 'normal.Tensor_Tensor': 'Tensor mean, Tensor std',
+ 'normal.Tensor_float': 'Tensor mean, float std=1',
+ 'normal.float_Tensor': 'float mean, Tensor std',
+ 'ormqr.default': 'Tensor self, Tensor input2, Tensor input3, bool left=True, bool transpose=False',
+ 'permute.default': 'Tensor(a) self, int[] dims',
+ 'permute_copy.default': 'Tensor self, int[] dims',
+ 'pixel_shuffle.default': 'Tensor self, int upscale_factor',
+ 'pixel_unshuffle.default': 'Tensor self, int downscale_factor',
+ 'poisson.default': 'Tensor self, Generator? generator=None',
+ 'polar.default': 'Tensor abs, Tensor angle',
+ 'polygamma.default': 'int n, Tensor self',
+ 'polygamma_.default': 'Tensor(a!) self, int n',
+ 'pow.Scalar': 'Scalar self, Tensor exponent',
+ 'pow.Tensor_Scalar': 'Tensor self, Scalar exponent',
+ 'pow.Tensor_Tensor': 'Tensor self, Tensor exponent',
+ 'pow_.Scalar': 'Tensor(a!) self, Scalar exponent',
+ 'prod.default': 'Tensor self',
+ 'prod.dim_int': 'Tensor self, int dim, bool keepdim=False',
+ 'put.default': 'Tensor self, Tensor index, Tensor source, bool accumulate=False',
+ 'put_.default': 'Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False',
+ 'rad2deg.default': 'Tensor self',
+ 'rad2deg_.default': 'Tensor(a!) self',
+ 'reciprocal.default': 'Tensor self',
+ 'reciprocal_.default': 'Tensor(a!) self',
+ 'reflection_pad1d.default': 'Tensor self, SymInt[2] padding',
+ 'reflection_pad1d_backward.default': 'Tensor grad_output, Tensor self, SymInt[2] padding',
+ 'reflection_pad2d.default': 'Tensor self, SymInt[4] padding',
+ 'reflection_pad2d_backward.default': 'Tensor grad_output, Tensor self, SymInt[4] padding',
+ 'reflection_pad3d.default': 'Tensor self, SymInt[6] padding',
+ 'reflection_pad3d_backward.default': 'Tensor grad_output, Tensor self, SymInt[6] padding',
+ 'relu.default': 'Tensor self',
+ 'relu_.default': 'Tensor(a!) self',
+ 'remainder.Scalar': 'Tensor self, Scalar other',
+ 'remainder.Tensor': 'Tensor self, Tensor other',
+ 'remainder_.Scalar': 'Tensor(a!) self, Scalar other',
+ 'remainder_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'renorm.default': 'Tensor self, Scalar p, int dim, Scalar maxnorm',
+ 'renorm_.default': 'Tensor(a!) self, Scalar p, int dim, Scalar maxnorm',
+ 'repeat.default': 'Tensor self, SymInt[] repeats',
+ 'replication_pad1d.default': 'Tensor self, SymInt[2] padding',
+ 'replication_pad1d_backward.default': 'Tensor grad_output, Tensor self, SymInt[2] padding',
+ 'replication_pad2d.default': 'Tensor self, SymInt[4] padding',
+ 'replication_pad2d_backward.default': 'Tensor grad_output, Tensor self, SymInt[4] padding',
+ 'replication_pad3d.default': 'Tensor self, SymInt[6] padding',
+ 'replication_pad3d_backward.default': 'Tensor grad_output, Tensor self, SymInt[6] padding',
+ 'roll.default': 'Tensor self, SymInt[1] shifts, int[1] dims=[]',
+ 'rot90.default': 'Tensor self, int k=1, int[] dims=[0,1]',
+ 'round.decimals': 'Tensor self',
+ 'round.default': 'Tensor self',
+ 'round_.decimals': 'Tensor(a!) self',
+ 'round_.default': 'Tensor(a!) self',
+ 'rrelu_with_noise.default': 'Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar '
+                             'upper=0.3333333333333333, bool training=False, Generator? '
+                             'generator=None',
+ 'rrelu_with_noise_.default': 'Tensor(a!) self, Tensor(b!) noise, Scalar lower=0.125, Scalar '
+                              'upper=0.3333333333333333, bool training=False, Generator? '
+                              'generator=None',
+ 'rrelu_with_noise_backward.default': 'Tensor grad_output, Tensor self, Tensor noise, Scalar '
+                                      'lower, Scalar upper, bool training, bool self_is_result',
+ 'rrelu_with_noise_functional.default': 'Tensor self, Tensor noise, Scalar lower=0.125, Scalar '
+                                        'upper=0.3333333333333333, bool training=False, Generator? '
+                                        'generator=None',
+ 'rsqrt.default': 'Tensor self',
+ 'rsqrt_.default': 'Tensor(a!) self',
+ 'rsub.Scalar': 'Tensor self, Scalar other, Scalar alpha=1',
+ 'rsub.Tensor': 'Tensor self, Tensor other',
+ 'scatter.src': 'Tensor self, int dim, Tensor index, Tensor src',
+ 'scatter.value': 'Tensor self, int dim, Tensor index, Scalar value',
+ 'scatter_.src': 'Tensor(a!) self, int dim, Tensor index, Tensor src',
+ 'scatter_.value': 'Tensor(a!) self, int dim, Tensor index, Scalar value',
+ 'scatter_add.default': 'Tensor self, int dim, Tensor index, Tensor src',
+ 'scatter_add_.default': 'Tensor(a!) self, int dim, Tensor index, Tensor src',
+ 'scatter_reduce.two': 'Tensor self, int dim, Tensor index, Tensor src, str reduce',
+ 'scatter_reduce_.two': 'Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce',
+ 'segment_reduce.default': 'Tensor data, str reduce',
+ 'select.int': 'Tensor(a) self, int dim, SymInt index',
+ 'select_backward.default': 'Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index',
+ 'select_copy.int': 'Tensor self, int dim, SymInt index',
+ 'select_scatter.default': 'Tensor self, Tensor src, int dim, SymInt index',
+ 'sgn.default': 'Tensor self',
+ 'sgn_.default': 'Tensor(a!) self',
+ 'sigmoid.default': 'Tensor self',
+ 'sigmoid_.default': 'Tensor(a!) self',
+ 'sigmoid_backward.default': 'Tensor grad_output, Tensor output',
+ 'sign.default': 'Tensor self',
+ 'sign_.default': 'Tensor(a!) self',
+ 'silu.default': 'Tensor self',
+ 'silu_.default': 'Tensor(a!) self',
+ 'sin.default': 'Tensor self',
+ 'sin_.default': 'Tensor(a!) self',
+ 'sinc.default': 'Tensor self',
+ 'sinc_.default': 'Tensor(a!) self',
+ 'sinh.default': 'Tensor self',
+ 'sinh_.default': 'Tensor(a!) self',
+ 'slice.Tensor': 'Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1',
+ 'slice_backward.default': 'Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, '
+                           'SymInt end, SymInt step',
+ 'slice_copy.Tensor': 'Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1',
+ 'slice_inverse.default': 'Tensor(a) self, Tensor src, int dim=0, SymInt? start=None, SymInt? '
+                          'end=None, SymInt step=1',
+ 'slice_scatter.default': 'Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? '
+                          'end=None, SymInt step=1',
+ 'slow_conv3d_forward.default': 'Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? bias, '
+                                'SymInt[3] stride, SymInt[3] padding',
+ 'slow_conv_dilated2d.default': 'Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? '
+                                'bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] '
+                                'dilation=1',
+ 'slow_conv_dilated3d.default': 'Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? '
+                                'bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] '
+                                'dilation=1',
+ 'slow_conv_transpose2d.default': 'Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? '
+                                  'bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] '
+                                  'output_padding=0, SymInt[2] dilation=1',
+ 'slow_conv_transpose3d.default': 'Tensor self, Tensor weight, SymInt[3] kernel_size, Tensor? '
+                                  'bias=None, SymInt[3] stride=1, SymInt[3] padding=0, SymInt[3] '
+                                  'output_padding=0, SymInt[3] dilation=1',
+ 'smooth_l1_loss.default': 'Tensor self, Tensor target, int reduction=Mean, float beta=1.0',
+ 'smooth_l1_loss_backward.default': 'Tensor grad_output, Tensor self, Tensor target, int '
+                                    'reduction, float beta',
+ 'soft_margin_loss.default': 'Tensor self, Tensor target, int reduction=Mean',
+ 'soft_margin_loss_backward.default': 'Tensor grad_output, Tensor self, Tensor target, int '
+                                      'reduction',
+ 'softplus.default': 'Tensor self, Scalar beta=1, Scalar threshold=20',
+ 'softplus_backward.default': 'Tensor grad_output, Tensor self, Scalar beta, Scalar threshold',
+ 'softshrink.default': 'Tensor self, Scalar lambd=0.5',
+ 'softshrink_backward.default': 'Tensor grad_output, Tensor self, Scalar lambd',
+ 'sort.default': 'Tensor self, int dim=-1, bool descending=False',
+ 'sort.stable': 'Tensor self',
+ 'sparse_compressed_tensor.comp_plain_value_size': 'Tensor compressed_indices, Tensor '
+                                                   'plain_indices, Tensor values, SymInt[] size',
+ 'sparse_mask.default': 'Tensor self, Tensor mask',
+ 'sparse_sampled_addmm.default': 'Tensor self, Tensor mat1, Tensor mat2',
+ 'special_entr.default': 'Tensor self',
+ 'special_erfcx.default': 'Tensor self',
+ 'special_i0e.default': 'Tensor self',
+ 'special_i1.default': 'Tensor self',
+ 'special_i1e.default': 'Tensor self',
+ 'special_log_ndtr.default': 'Tensor self',
+ 'special_ndtri.default': 'Tensor self',
+ 'special_xlog1py.default': 'Tensor self, Tensor other',
+ 'special_xlog1py.other_scalar': 'Tensor self, Scalar other',
+ 'special_xlog1py.self_scalar': 'Scalar self, Tensor other',
+ 'special_zeta.default': 'Tensor self, Tensor other',
+ 'special_zeta.other_scalar': 'Tensor self, Scalar other',
+ 'special_zeta.self_scalar': 'Scalar self, Tensor other',
+ 'split.Tensor': 'Tensor(a -> *) self, SymInt split_size, int dim=0',
+ 'split_copy.Tensor': 'Tensor self, SymInt split_size, int dim=0',
+ 'split_with_sizes.default': 'Tensor(a -> *) self, SymInt[] split_sizes, int dim=0',
+ 'split_with_sizes_copy.default': 'Tensor self, SymInt[] split_sizes, int dim=0',
+ 'sqrt.default': 'Tensor self',
+ 'sqrt_.default': 'Tensor(a!) self',
+ 'squeeze.default': 'Tensor(a) self',
+ 'squeeze.dim': 'Tensor(a) self, int dim',
+ 'squeeze.dims': 'Tensor(a) self, int[] dim',
+ 'squeeze_.default': 'Tensor(a!) self',
+ 'squeeze_.dim': 'Tensor(a!) self, int dim',
+ 'squeeze_.dims': 'Tensor(a!) self, int[] dim',
+ 'squeeze_copy.default': 'Tensor self',
+ 'squeeze_copy.dim': 'Tensor self, int dim',
+ 'squeeze_copy.dims': 'Tensor self, int[] dim',
+ 'stack.default': 'Tensor[] tensors, int dim=0',
+ 'std.correction': 'Tensor self, int[1]? dim=None',
+ 'std_mean.correction': 'Tensor self, int[1]? dim=None',
+ 'sub.Scalar': 'Tensor self, Scalar other, Scalar alpha=1',
+ 'sub.Tensor': 'Tensor self, Tensor other',
+ 'sub_.Scalar': 'Tensor(a!) self, Scalar other, Scalar alpha=1',
+ 'sub_.Tensor': 'Tensor(a!) self, Tensor other',
+ 'sum.default': 'Tensor self',
+ 'sum.dim_IntList': 'Tensor self, int[1]? dim, bool keepdim=False',
+ 't.default': 'Tensor(a) self',
+ 't_.default': 'Tensor(a!) self',
+ 't_copy.default': 'Tensor self',
+ 'take.default': 'Tensor self, Tensor index',
+ 'tan.default': 'Tensor self',
+ 'tan_.default': 'Tensor(a!) self',
+ 'tanh.default': 'Tensor self',
+ 'tanh_.default': 'Tensor(a!) self',
+ 'tanh_backward.default': 'Tensor grad_output, Tensor output',
+ 'threshold.default': 'Tensor self, Scalar threshold, Scalar value',
+ 'threshold_.default': 'Tensor(a!) self, Scalar threshold, Scalar value',
+ 'threshold_backward.default': 'Tensor grad_output, Tensor self, Scalar threshold',
+ 'to_mkldnn.default': 'Tensor self, ScalarType? dtype=None',
+ 'to_padded_tensor.default': 'Tensor self, float padding, SymInt[]? output_size=None',
+ 'topk.default': 'Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True',
+ 'trace.default': 'Tensor self',
+ 'transpose.int': 'Tensor(a) self, int dim0, int dim1',
+ 'transpose_copy.int': 'Tensor self, int dim0, int dim1',
+ 'triangular_solve.default': 'Tensor self, Tensor A, bool upper=True, bool transpose=False, bool '
+                             'unitriangular=False',
+ 'tril.default': 'Tensor self, SymInt diagonal=0',
+ 'tril_.default': 'Tensor(a!) self, SymInt diagonal=0',
+ 'triu.default': 'Tensor self, SymInt diagonal=0',
+ 'triu_.default': 'Tensor(a!) self, SymInt diagonal=0',
+ 'trunc.default': 'Tensor self',
+ 'trunc_.default': 'Tensor(a!) self',
+ 'unbind.int': 'Tensor(a -> *) self, int dim=0',
+ 'unbind_copy.int': 'Tensor self, int dim=0',
+ 'unfold.default': 'Tensor(a) self, int dimension, int size, int step',
+ 'unfold_backward.default': 'Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step',
+ 'unfold_copy.default': 'Tensor self, int dimension, int size, int step',
+ 'unique_consecutive.default': 'Tensor self, bool return_inverse=False, bool return_counts=False, '
+                               'int? dim=None',
+ 'unique_dim.default': 'Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool '
+                       'return_counts=False',
+ 'unique_dim_consecutive.default': 'Tensor self, int dim, bool return_inverse=False, bool '
+                                   'return_counts=False',
+ 'unsafe_split.Tensor': 'Tensor self, SymInt split_size, int dim=0',
+ 'unsafe_split_with_sizes.default': 'Tensor self, SymInt[] split_sizes, int dim=0',
+ 'unsqueeze.default': 'Tensor(a) self, int dim',
+ 'unsqueeze_.default': 'Tensor(a!) self, int dim',
+ 'unsqueeze_copy.default': 'Tensor self, int dim',
+ 'upsample_bicubic2d.default': 'Tensor self, SymInt[2] output_size, bool align_corners, float? '
+                               'scales_h=None, float? scales_w=None',
+ 'upsample_bicubic2d_backward.default': 'Tensor grad_output, SymInt[2] output_size, SymInt[4] '
+                                        'input_size, bool align_corners, float? scales_h=None, '
+                                        'float? scales_w=None',
+ 'upsample_bilinear2d.default': 'Tensor self, SymInt[2] output_size, bool align_corners, float? '
+                                'scales_h=None, float? scales_w=None',
+ 'upsample_bilinear2d_backward.default': 'Tensor grad_output, SymInt[2] output_size, SymInt[4] '
+                                         'input_size, bool align_corners, float? scales_h=None, '
+                                         'float? scales_w=None',
+ 'upsample_linear1d.default': 'Tensor self, SymInt[1] output_size, bool align_corners, float? '
+                              'scales=None',
+ 'upsample_linear1d_backward.default': 'Tensor grad_output, SymInt[1] output_size, SymInt[3] '
+                                       'input_size, bool align_corners, float? scales=None',
+ 'upsample_nearest1d.default': 'Tensor self, SymInt[1] output_size, float? scales=None',
+ 'upsample_nearest1d_backward.default': 'Tensor grad_output, SymInt[1] output_size, SymInt[3] '
+                                        'input_size, float? scales=None',
+ 'upsample_nearest2d.default': 'Tensor self, SymInt[2] output_size, float? scales_h=None, float? '
+                               'scales_w=None',
+ 'upsample_nearest2d_backward.default': 'Tensor grad_output, SymInt[2] output_size, SymInt[4] '
+                                        'input_size, float? scales_h=None, float? scales_w=None',
+ 'upsample_nearest3d.default': 'Tensor self, SymInt[3] output_size, float? scales_d=None, float? '
+                               'scales_h=None, float? scales_w=None',
+ 'upsample_nearest3d_backward.default': 'Tensor grad_output, SymInt[3] output_size, SymInt[5] '
+                                        'input_size, float? scales_d=None, float? scales_h=None, '
+                                        'float? scales_w=None',
+ 'upsample_trilinear3d.default': 'Tensor self, SymInt[3] output_size, bool align_corners, float? '
+                                 'scales_d=None, float? scales_h=None, float? scales_w=None',
+ 'upsample_trilinear3d_backward.default': 'Tensor grad_output, SymInt[3] output_size, SymInt[5] '
+                                          'input_size, bool align_corners, float? scales_d=None, '
+                                          'float? scales_h=None, float? scales_w=None',
+ 'values.default': 'Tensor(a) self',
+ 'values_copy.default': 'Tensor self',
+ 'var.correction': 'Tensor self, int[1]? dim=None',
+ 'var_mean.correction': 'Tensor self, int[1]? dim=None',
+ 'vdot.default': 'Tensor self, Tensor other',
+ 'view.default': 'Tensor(a) self, SymInt[] size',
+ 'view_as_complex.default': 'Tensor(a) self',
+ 'view_as_complex_copy.default': 'Tensor self',
+ 'view_as_real.default': 'Tensor(a) self',
+ 'view_as_real_copy.default': 'Tensor self',
+ 'view_copy.default': 'Tensor self, SymInt[] size',
+ 'where.self': 'Tensor condition, Tensor self, Tensor other',
+ 'xlogy.Scalar_Other': 'Tensor self, Scalar other',
+ 'xlogy.Scalar_Self': 'Scalar self, Tensor other',
+ 'xlogy.Tensor': 'Tensor self, Tensor other',
+ 'xlogy_.Scalar_Other': 'Tensor(a!) self, Scalar other',
+ 'xlogy_.Tensor': 'Tensor(a!) self, Tensor other'}

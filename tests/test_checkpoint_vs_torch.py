@@ -739,6 +739,31 @@ def test_selective_checkpointing_asks_the_policy_about_each_operation_in_forward
     assert log.count("fn runs") == 2 and log[1][0] == "aten.mm.default"
 
 
+def test_the_policy_gets_the_arguments_of_each_operator():
+    def program(lib):
+        cp = lib.utils.checkpoint
+        seen = []
+
+        def policy(ctx, op, *args, **kwargs):
+            seen.append([str(op)] + ["tensor" if isinstance(a, lib.Tensor) else repr(a)
+                                     for a in args] + sorted(kwargs))
+            return cp.CheckpointPolicy.PREFER_RECOMPUTE
+
+        def f(x):
+            a = x * 2
+            a.add_(1)
+            parts = [a[0], a[:, 1:], a.t(), x.unsqueeze(0), x.transpose(0, 1)]
+            sums = [(x ** 2).sum(0), x.mean(-1), x.sum(), x.softmax(-1), x.log_softmax(0)]
+            other = [lib.nn.functional.gelu(x) / 3 - x, x.relu().exp(), x @ x]
+            return sum(t.sum() for t in parts + sums + other)
+
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = cp.checkpoint(f, x, use_reentrant=False, context_fn=selective(lib, policy))
+        y.backward()
+        return seen + [values(x.grad)]
+    same(program)
+
+
 @pytest.mark.parametrize("keep", ["list", "policy", "bool policy", "nothing"])
 def test_selective_checkpointing_gives_the_gradients_of_plain_checkpointing(keep):
     def program(lib):

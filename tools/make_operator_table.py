@@ -12,6 +12,10 @@ Two sources, both shipped with PyTorch in its ``torchgen`` package:
 * derivatives.yaml gives each differentiable operator the backward node PyTorch generates
   for it (``mul.Tensor``: ``MulBackward0``, ``mul.Scalar``: ``MulBackward1``); torchgen's own
   loader names the nodes, so the names are PyTorch's, not a guess at its naming rule.
+
+For the operators that record a node (and their in-place forms), the table also gives the
+positional arguments of their schema (``slice.Tensor``: ``Tensor(a) self, int dim=0, SymInt?
+start=None, SymInt? end=None, SymInt step=1``).
 """
 import os
 import pathlib
@@ -59,11 +63,33 @@ def node_operators():
     return dict(sorted(table.items()))
 
 
+def schemas(names):
+    """``name.overload`` -> its positional arguments as PyTorch's schema writes them
+    (``Tensor self, int dim=0, SymInt? start=None, ...``), for ``names``."""
+    parsed = parse_native_yaml(str(NATIVE), str(TAGS))
+    table = {}
+    for function in parsed.native_functions:
+        name = function.func.name
+        key = f"{name.name}.{name.overload_name or 'default'}"
+        if key in names:
+            table[key] = ", ".join(str(argument) for argument in function.func.arguments.flat_positional)
+    return dict(sorted(table.items()))
+
+
 def main():
+    nodes = node_operators()
+    all_overloads = overloads()
+    recorded = set(nodes.values())
+    for named in list(recorded):            # the in-place forms record the same nodes
+        name, overload_name = named.split(".")
+        if overload_name in all_overloads.get(name + "_", ()):
+            recorded.add(f"{name}_.{overload_name}")
     text = (HEADER + "# operator name -> its overloads, in native_functions.yaml's order\n"
-            + "OVERLOADS = " + pprint.pformat(overloads(), width=100) + "\n\n"
+            + "OVERLOADS = " + pprint.pformat(all_overloads, width=100) + "\n\n"
             + "# backward node -> the operator (name.overload) whose call records it\n"
-            + "NODE_OPERATORS = " + pprint.pformat(node_operators(), width=100) + "\n")
+            + "NODE_OPERATORS = " + pprint.pformat(nodes, width=100) + "\n\n"
+            + "# operator (name.overload) -> its positional arguments, as in its schema\n"
+            + "SCHEMAS = " + pprint.pformat(schemas(recorded), width=100) + "\n")
     (ROOT / "minigrad" / "_operator_table.py").write_text(text)
 
 

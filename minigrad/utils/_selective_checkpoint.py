@@ -19,8 +19,8 @@ takes the output of forward's 2nd ``aten.mm.default``. A kept output is handed b
 second backward through the same graph (``retain_graph=True``) is refused.
 
 Both are operator modes (_python_dispatch.py): they see the operations minigrad records a
-backward node for (an input requires grad), named by the operator of that node; the policy
-gets the node's inputs as its arguments.
+backward node for (an input requires grad), named by the operator of that node, with the
+arguments the node tells.
 """
 import enum
 from collections import defaultdict
@@ -96,15 +96,15 @@ class _CachingTorchDispatchMode(_Mode):
         super().__init__(storage)
         self.policy_fn = policy_fn
 
-    def operation(self, op, out, arguments):
+    def after(self, op, out, arguments):
         index = self.next_index(op)
-        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out),
-                                op, *arguments)
+        # (the policy sees the output as PyTorch's does, below autograd: without history)
+        context = SelectiveCheckpointContext(is_recompute=False, op_output=out.detach())
+        policy = self.policy_fn(context, op, *arguments)
         if isinstance(policy, bool):        # (an older form of policy: True means keep it)
             policy = CheckpointPolicy.MUST_SAVE if policy else CheckpointPolicy.PREFER_RECOMPUTE
         keep = policy in (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE)
         self.storage[op][index] = _KeptOutput(out) if keep else _RECOMPUTE
-        return out
 
 
 class _CachedTorchDispatchMode(_Mode):
@@ -118,7 +118,7 @@ class _CachedTorchDispatchMode(_Mode):
         self.counts.clear()     # each rerun counts from the start (a second one finds _CONSUMED)
         return super().__enter__()
 
-    def operation(self, op, out, arguments):
+    def before(self, op, out):
         index = self.next_index(op)
         entries = self.storage.get(op)
         if entries is None:

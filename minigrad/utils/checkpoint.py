@@ -392,10 +392,9 @@ class _CheckpointFrame:
     def pack_in_rerun(self, rerun, tensor):
         """Pack hook of the rerun: put the n-th tensor saved into the n-th holder."""
         log = self.operator_logs[1] if self.operator_logs is not None else None
-        # PyTorch saves an operation's inputs before it runs: a rerun stopped while saving one
-        # never ran that operation, so debug=True's log must not show it
-        if log is not None and log.saving_input(tensor):
-            log.drop_if_stopped = True
+        # an input saved after its operation was logged: if the rerun stops here, PyTorch
+        # (which saves inputs first) never ran that operation, and must not show it
+        stops_before_the_operation = log is not None and log.saving_input(tensor)
         # The rerun's own graph is thrown away, but a backward inside the function may still
         # run through it: keep a tensor without history, as any saved tensor is kept.
         if tensor.requires_grad:
@@ -406,12 +405,9 @@ class _CheckpointFrame:
         try:
             return self._fill_holder(rerun, tensor)
         except (CheckpointError, _StopRerun):
-            if log is not None and log.drop_if_stopped:
+            if stops_before_the_operation:
                 log.drop_last_operation()
             raise
-        finally:
-            if log is not None:
-                log.drop_if_stopped = False
 
     def _fill_holder(self, rerun, tensor):
         """pack_in_rerun's last step: ``tensor`` into the next holder; stop when all are full."""
@@ -485,8 +481,8 @@ class _OperatorLog(OperatorMode):
     def __init__(self):
         self.entries = []       # (operator's name, its arguments, output, output's type, lines)
         self.tokens = {}        # id(tensor) -> the token standing for it while it lives
-        self.last_arguments, self.last_output = (), None
-        self.drop_if_stopped = False
+        self.recording = False  # between an operation's before() and after()
+        self.last_arguments, self.last_output = [], None
 
     def __enter__(self):
         self.entries = []
@@ -500,50 +496,67 @@ class _OperatorLog(OperatorMode):
             weakref.finalize(tensor, self.tokens.pop, id(tensor), None)   # (ids are reused)
         return token
 
-    def _entry(self, name, arguments, output):
-        arguments = [self._token(a) if isinstance(a, Tensor) else a for a in arguments]
+    def _shown(self, value):
+        """An argument as the log keeps it: a token for a tensor, a list of them for a list."""
+        if isinstance(value, Tensor):
+            return self._token(value)
+        if isinstance(value, list):
+            return [self._shown(item) for item in value]
+        return value
+
+    def _log(self, name, arguments, output):
         dtype = _DTYPE_ABBREVIATIONS.get(str(output.dtype), output.dtype)
         described = f"{dtype}[{', '.join(map(str, output.shape))}]"
         lines = [f"{frame.filename}:{frame.lineno}:{frame.name}" for frame in
                  reversed(traceback.extract_stack()) if not frame.filename.startswith(_PACKAGE_DIR)]
-        return name, arguments, self._token(output), described, lines
+        self.entries.append((name, [self._shown(a) for a in arguments], self._token(output),
+                             described, lines))
 
-    def operation(self, op, out, arguments):
-        self.entries.append(self._entry(f"torch._ops.{op}", arguments, out))
-        self.last_arguments, self.last_output = arguments, out
+    def before(self, op, out):
+        self.recording = True
         return out
 
-    def saving_input(self, tensor):
-        """Is ``tensor``, being saved, an input of the operation logged last?"""
-        return any(tensor is argument for argument in self.last_arguments)
+    def after(self, op, out, arguments):
+        self.recording = False
+        self._log(f"torch._ops.{op}", arguments, out)
+        self.last_arguments, self.last_output = arguments, out
 
-    def drop_last_operation(self):
-        """Forget the operation logged last (its run stopped while its inputs were saved)."""
-        for i in range(len(self.entries) - 1, -1, -1):
-            if self.entries[i][0] != "torch._ops.aten.detach.default":
-                del self.entries[i]
-                return
+    def saving_input(self, tensor):
+        """Is ``tensor``, saved now, an input of the operation logged last, saved after it ran
+        (some operations save their inputs once recorded)?"""
+        return not self.recording and any(tensor is a for a in self.last_arguments)
 
     def detached(self, tensor, detached):
-        """The rerun's saved-tensor hook detached ``tensor``: PyTorch logs that ``aten.detach``,
-        before the operation for a saved input (saved before it runs), after it for its result
-        (which the hook is shown as a tensor of its own over the same memory)."""
-        if not self.entries:
-            self.entries.append(self._entry("torch._ops.aten.detach.default", [tensor], detached))
-        elif self.saving_input(tensor):
-            entry = self._entry("torch._ops.aten.detach.default", [tensor], detached)
-            self.entries.insert(len(self.entries) - 1, entry)
-        else:
-            output = self.last_output if tensor._array is self.last_output._array else tensor
-            self.entries.append(self._entry("torch._ops.aten.detach.default", [output], detached))
+        """The rerun's saved-tensor hook detached ``tensor``: PyTorch logs that ``aten.detach``
+        too, an operation's inputs before the operation (they are saved before it runs), its
+        result after it (the hook is shown the result as a tensor of its own, same memory)."""
+        if self.saving_input(tensor):
+            self._log("torch._ops.aten.detach.default", [tensor], detached)
+            self.entries.insert(self._last_operation(), self.entries.pop())
+            return
+        if self.last_output is not None and tensor._array is self.last_output._array:
+            tensor = self.last_output
+        self._log("torch._ops.aten.detach.default", [tensor], detached)
+
+    def _last_operation(self):
+        """Where the operation logged last (not a detach) sits in the log."""
+        return max(i for i, entry in enumerate(self.entries)
+                   if entry[0] != "torch._ops.aten.detach.default")
+
+    def drop_last_operation(self):
+        """Forget the operation logged last: the rerun stopped while saving its inputs, which
+        PyTorch does before running it."""
+        del self.entries[self._last_operation()]
 
     def written(self):
         """(the log's lines, each entry's lines of code), tensors numbered in order of appearance."""
         numbers = {}
 
         def shown(value):
-            if type(value) is object:        # a tensor's token
+            if type(value) is object:           # a tensor's token
                 return f"${numbers.setdefault(value, len(numbers))}"
+            if isinstance(value, list):
+                return "[" + ", ".join(shown(item) for item in value) + "]"
             return repr(value)
         logged = []
         for name, arguments, output, described, _ in self.entries:
