@@ -45,6 +45,9 @@ class OpOverload:
     def __call__(self, *args, **kwargs):
         return self.overloadpacket(*args, **kwargs)
 
+    def __deepcopy__(self, memo):
+        return self             # (one object per overload: a copied policy list still matches)
+
     def __repr__(self):
         return f"<OpOverload(op='aten.{self.overloadpacket.__name__}', overload='{self._overloadname}')>"
 
@@ -76,6 +79,9 @@ class OpOverloadPacket:
             raise NotImplementedError(f"aten::{self.__name__} cannot be called in minigrad\n"
                                       f"minigrad hint: call the torch function that runs it instead")
         return function(*args, **kwargs)
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __repr__(self):
         return f"<OpOverloadPacket(op='aten.{self.__name__}')>"

@@ -13,6 +13,7 @@ and warnings. The transcripts must be equal. What they pin down:
 - PyTorch's CheckpointError texts when the rerun saves something else;
 - use_reentrant=True, which always reruns the whole function.
 """
+import copy
 import logging
 import warnings
 
@@ -843,6 +844,7 @@ def test_operators_are_named_as_in_torch_ops():
                 str(aten.mm), aten.mm.__name__, mul.name(), repr(mul), str(type(mm)),
                 str(type(aten.mm)), mm is aten.mm.default, mm == aten.mm.default,
                 mul.overloadpacket is aten.mul, repr(aten), values(mm(a, a)),
+                copy.deepcopy([mm])[0] is mm, copy.deepcopy(aten.mm) is aten.mm,
                 values(aten.mul(a, 3)), values(aten.sum.dim_IntList(a, [0])),
                 outcome(lambda: aten.no_such_operator), outcome(lambda: aten.mm.no_such_overload)]
     same(program)
