@@ -20,6 +20,7 @@ Where things live (the same places as in PyTorch):
     autograd/grad_mode.py no_grad, enable_grad, inference_mode (torch/autograd/grad_mode.py)
     autograd/anomaly_mode.py detect_anomaly                 (torch/autograd/anomaly_mode.py)
     utils/checkpoint.py   trade compute for memory          (torch/utils/checkpoint.py)
+    _op_overloads.py      torch.ops.aten.mm.default, ...    (torch/_ops.py)
     autograd/functional.py jacobian, hessian, vjp, jvp      (torch/autograd/functional.py)
     autograd/forward_ad.py forward mode: dual tensors       (torch/autograd/forward_ad.py)
     func/                 grad, vmap, jacrev, jacfwd, ...   (torch/func)
@@ -188,6 +189,7 @@ from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
 from ._lobpcg import lobpcg  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
+from ._op_overloads import ops  # noqa: F401  (torch.ops.aten: the names of PyTorch's operators)
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)
 from .nn.functional import selu_, celu_  # noqa: F401

@@ -912,3 +912,32 @@ def test_eig_and_eigvals_of_float16_warn_as_torch_before_refusing():
                 minigrad.linalg.eigvals(minigrad.eye(3).half())
     assert [str(w.message) for w in seen] == [
         "ComplexHalf support is experimental and many operators don't support it yet."]
+
+
+def test_householder_product_gradient_runs_through_the_saved_result():
+    """Differentiated again (create_graph=True), householder_product's gradient passes through
+    the node's saved result, as PyTorch's does: that second backward frees the node, so a
+    later backward through the product fails; the first and second derivatives agree."""
+    torch = import_torch()
+
+    def run(lib):
+        A = lib.tensor([[1.0, 0.2], [0.3, -0.5], [0.7, 0.1]], dtype=lib.float64, requires_grad=True)
+        tau = lib.tensor([1.2, 0.4], dtype=lib.float64, requires_grad=True)
+        Q = lib.linalg.householder_product(A, tau)
+        grad_A, grad_tau = lib.autograd.grad((Q * Q.detach().cos()).sum(), (A, tau),
+                                             create_graph=True)
+        seen = [grad_A.detach().numpy().copy(), grad_tau.detach().numpy().copy()]
+        (grad_A.sum() + grad_tau.sum()).backward()
+        seen += [A.grad.numpy().copy(), tau.grad.numpy().copy()]
+        try:
+            Q.sum().backward()
+            seen.append("no error")
+        except RuntimeError as error:
+            seen.append(str(error).split(".")[0])
+        return seen
+    ours, theirs = run(minigrad), run(torch)
+    for got, expected in zip(ours[:4], theirs[:4]):
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+    assert ours[4] == theirs[4] == ("Trying to backward through the graph a second time (or "
+                                    "directly access saved tensors after they have already been "
+                                    "freed)")

@@ -224,6 +224,38 @@ def test_spectral_norm_hook_as_torch():
     _compare(run)
 
 
+def test_spectral_norm_hook_state_dict_versions_as_torch():
+    """The state_dict records its layout's version; one saved before PyTorch 1.1 (``weight``
+    and no ``weight_v``) is converted on loading, v found from W_orig v = u; after
+    remove_spectral_norm the loading hook stays, as in PyTorch."""
+    def run(lib):
+        lib.manual_seed(0)
+        layer = lib.nn.utils.spectral_norm(lib.nn.Linear(2, 3).double())   # (W^T W invertible)
+        x = lib.randn(4, 2, dtype=lib.float64)
+        layer(x)
+        saved = layer.state_dict()
+        out = [sorted(saved), {key: dict(value) for key, value in saved._metadata.items()}]
+        old = {key: value for key, value in saved.items() if key != "weight_v"}
+        old["weight"] = layer.weight.detach().clone()
+        lib.manual_seed(1)
+        loaded = lib.nn.utils.spectral_norm(lib.nn.Linear(2, 3).double())
+        out += [str(loaded.load_state_dict(old)), _array(loaded.weight_v), _array(loaded.weight_u)]
+        loaded.eval()
+        out.append(_array(loaded(x)))
+        out.append(str(loaded.load_state_dict({k: v for k, v in old.items() if k != "weight_u"},
+                                              strict=False)))
+        versioned = lib.nn.utils.spectral_norm(lib.nn.Linear(2, 3).double())
+        out.append(str(versioned.load_state_dict(saved)))       # version 1: taken as it is
+        lib.nn.utils.remove_spectral_norm(layer)
+        out.append(len(layer._state_dict_hooks))
+        try:
+            layer.load_state_dict(layer.state_dict())
+        except RuntimeError as error:
+            out.append(str(error))
+        return out
+    _compare(run)
+
+
 def _twice(lib, function):
     layer = lib.nn.Linear(2, 2)
     with warnings.catch_warnings():

@@ -357,8 +357,8 @@ def test_zeta_and_xlog1py_values_as_torch():
 
 
 def test_incomplete_gamma_values_as_torch():
-    """PyTorch's kernel (an asymptotic series for large a) is exact to about 1e-9 there; minigrad's
-    series and continued fraction to about 1e-15."""
+    """Small a: minigrad's series and continued fraction and PyTorch's agree to about 1e-15; for
+    a large a near x both take the same asymptotic expansion (next test)."""
     torch = import_torch()
     a = [0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 100.0, 0.0, 1.0, -1.0, 2.0, float("inf"), 3.0, float("nan")]
     x = [0.3, 1.0, 3.0, 2.0, 12.0, 25.0, 90.0, 1.0, 0.0, 1.0, -1.0, 2.0, float("inf"), 1.0]
@@ -371,6 +371,27 @@ def test_incomplete_gamma_values_as_torch():
             ours, theirs = run(minigrad), run(torch)
             assert str(ours.dtype) == str(theirs.dtype)
             np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=tolerance, atol=1e-300)
+
+
+def test_incomplete_gamma_of_a_large_a_near_x_as_torch():
+    """Where PyTorch takes Temme's asymptotic expansion (20 < a < 200 and x within 30% of a, or a
+    above 200 and x within 4.5 sqrt(a) of a), float64 values agree to the last bit, also where
+    a series would need a million terms (igammac(1e8, 1e8) is 0.49999, once 0.92)."""
+    torch = import_torch()
+    rng = np.random.default_rng(7)
+    a = np.concatenate([[1e8, 1e6, 1e12, 20.5, 199.5, 200.5, 1e4, 1e15],
+                        rng.uniform(20.5, 199.5, 60), 10 ** rng.uniform(2.4, 14, 60)])
+    spread = np.where(a < 200, 0.29 * a, 4.4 * np.sqrt(a)) * rng.uniform(-1, 1, a.size)
+    x = a + spread
+    x[:8] = [1e8, 1e6 + 10, 1e12 - 1e6, 15.0, 250.0, 210.0, 1e4, 1e15 + 1e7]
+    for name in ("igamma", "igammac", "special.gammainc", "special.gammaincc"):
+        def run(lib):
+            function = lib.special if name.startswith("special") else lib
+            function = getattr(function, name.split(".")[-1])
+            return function(lib.tensor(a, dtype=lib.float64), lib.tensor(x, dtype=lib.float64)).numpy()
+        np.testing.assert_array_equal(run(minigrad), run(torch))
+    assert round(minigrad.igammac(minigrad.tensor(1e8, dtype=minigrad.float64),
+                                  minigrad.tensor(1e8, dtype=minigrad.float64)).item(), 5) == 0.49999
 
 
 POLYNOMIALS = ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",

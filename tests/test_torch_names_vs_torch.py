@@ -793,7 +793,7 @@ ABSENT_FROM_TORCH = {
         miopen_convolution miopen_convolution_add_relu miopen_convolution_relu miopen_convolution_transpose
         miopen_ctc_loss miopen_depthwise_convolution miopen_rnn mkldnn_adaptive_avg_pool2d mkldnn_convolution
         mkldnn_linear_backward_weights mkldnn_max_pool2d mkldnn_max_pool3d mkldnn_rnn_layer monitor mps mtia
-        multiprocessing ops overrides package parse_ir parse_schema parse_type_comment
+        multiprocessing overrides package parse_ir parse_schema parse_type_comment
         prepare_multiprocessing_environment profiler_allow_cudagraph_cupti_lazy_reinit_cuda12
         set_autocast_cache_enabled set_autocast_cpu_dtype set_autocast_cpu_enabled set_autocast_dtype
         set_autocast_enabled set_autocast_gpu_dtype set_autocast_ipu_dtype set_autocast_ipu_enabled

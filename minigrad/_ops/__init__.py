@@ -83,6 +83,13 @@ from .._functorch import carry_batching
 # is the cheapest thing to test.
 vmap_running = False
 
+# Set while an operator mode is open (utils/_python_dispatch.py: selective checkpointing,
+# checkpoint's debug log): each operation result() records is recorded by it instead
+# (record_node, with the modes looking on), and it may hand back another output (the one
+# forward kept). None otherwise; a module global, tested only when an operation is recorded.
+# None otherwise; a module global, tested only when an operation is recorded.
+operation_observer = None
+
 _new_object = object.__new__
 
 
@@ -121,6 +128,8 @@ def result(array, node_class, inputs, saved=None, **attributes):
             return _record(out, node_class, inputs, saved, attributes)
     if not recorded:
         return out                # no input requires grad: nothing to record
+    if operation_observer is not None:
+        return operation_observer(out, node_class, inputs, saved, attributes)
     node = _new_object(node_class)   # (without Node.__init__: attach sets all it would, for less)
     count = len(next_nodes)
     attach(out, node, next_nodes, _ZEROS[count] if count < 9 else zero_output_numbers(count))
@@ -181,6 +190,14 @@ def _record(out, node_class, inputs, saved, attributes):
             break
     else:
         return out
+    if operation_observer is not None:
+        return operation_observer(out, node_class, inputs, saved, attributes)
+    return record_node(out, node_class, inputs, saved, attributes)
+
+
+def record_node(out, node_class, inputs, saved, attributes):
+    """Give ``out`` a new ``node_class`` node with edges to ``inputs``, the values ``saved`` for
+    backward and the settings ``attributes`` (the general form of what ``result`` does)."""
     node = node_class()
     connect(out, node, inputs)
     if saved is not None:

@@ -35,31 +35,45 @@ class LinalgHouseholderProductBackward0(Node):
     """result = H_1 ... H_k [:, :n], H_i = I - tau_i v_i v_i^T   ->   grad_input = tril(-tau_i (P_i^T grad S_i^T + S_i grad^T P_i) v_i, -1); grad_tau = -v_i^T P_i^T grad S_i^T v_i
 
     P_i = H_1 ... H_{i-1} and S_i = H_{i+1} ... H_k [:, :n]: the product before and after
-    the i-th reflection. Written with tensor operations, so it can be differentiated again."""
+    the i-th reflection, S_i found from the saved result as PyTorch finds it. Written with
+    tensor operations, so it can be differentiated again."""
 
     _saved_names = ("input", "tau", "result")
 
     def backward(self, grad):
-        input, tau = self.saved_tensors[:2]
+        input, tau, *result = self.saved_tensors    # (forward mode runs this before the result
+        result = result[0] if result else None      # is saved: from the identity then)
         return householder_gradient(input, tau, grad, self.should_compute_output(0),
-                                    self.should_compute_output(1))
+                                    self.should_compute_output(1), result=result)
 
 
-def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True):
+def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True, result=None):
     """The gradients (input, tau) of H_1 ... H_k [:, :n] for the gradient ``grad`` of that
-    product (see LinalgHouseholderProductBackward0), in tensor operations."""
+    product (see LinalgHouseholderProductBackward0), in tensor operations. Given the product
+    itself (``result``), the products after each reflection are peeled off it."""
     V = _unit_lower(input)
     k = tau.shape[-1]
     vs = [V[..., :, i] for i in range(k)]
     ts = [tau[..., i] for i in range(k)]
-    # S_i, right to left: S_{k-1} = I[:, :n], S_{i-1} = H_i S_i
-    from .._creation import eye
     m, n = input.shape[-2], input.shape[-1]
     after = [None] * k
-    S = eye(m, n, dtype=input.dtype).expand(*grad.shape)
-    for i in reversed(range(k)):
-        after[i] = S
-        S = _reflect(vs[i], ts[i], S)
+    if result is not None:
+        # S_i, left to right: S_0 = H_1^-1 result, S_i = H_(i+1)^-1 S_(i-1), where
+        # H^-1 = I - sigma v v^T with sigma = tau / (tau v^T v - 1). As in PyTorch, the graph
+        # of this gradient then runs through the saved result, and so through this node: a
+        # backward of it (create_graph=True) frees the node's saved tensors.
+        S = result
+        for i in range(k):
+            sigma = ts[i] / (ts[i] * (vs[i] * vs[i]).sum(-1) - 1)
+            S = _reflect(vs[i], sigma, S)
+            after[i] = S
+    else:
+        # S_i, right to left: S_{k-1} = I[:, :n], S_{i-1} = H_i S_i
+        from .._creation import eye
+        S = eye(m, n, dtype=input.dtype).expand(*grad.shape)
+        for i in reversed(range(k)):
+            after[i] = S
+            S = _reflect(vs[i], ts[i], S)
     # P_i^T grad, left to right: A_0 = grad, A_{i+1} = H_i A_i (H_i is symmetric)
     A = grad
     grad_vs, grad_ts = [], []

@@ -5,13 +5,18 @@
 
 P(a, x) is the probability that a Gamma(a, 1) random number is at most x (for whole a: that a
 Poisson count of mean x is at least a). Computed as in Numerical Recipes: a power series for
-P where x < a + 1, a continued fraction for Q elsewhere (each where it converges fast).
+P where x < a + 1, a continued fraction for Q elsewhere (each where it converges fast). For a
+large a and x near it, both would need about sqrt(a) terms (a million for a = 1e12): there,
+as in PyTorch, Temme's uniform asymptotic expansion (DLMF 8.12.3, 8.12.4) takes over, a
+normal distribution's tail plus a correction in powers of 1 / a (``_asymptotic_series``).
 
 Derivatives: d/dx P(a, x) = x ** (a - 1) e ** -x / Gamma(a), written as PyTorch does:
 exp((a - 1) * log(x) - x - lgamma(a)); Q's is its negative. PyTorch has no derivative in a:
 backward refuses ("the derivative for 'igamma: input' is not implemented.").
 """
+import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -25,12 +30,23 @@ from .gamma import lgamma
 from .pointwise import _binary, check_shapes_fit, exp, log, sub_number
 
 _lgamma_scalar = np.frompyfunc(math.lgamma, 1, 1)
+_erfc_scalar = np.frompyfunc(math.erfc, 1, 1)
 
 
 def _prefactor(a, x):
-    """x ** a e ** -x / Gamma(a), in logs (it under- and overflows on its own)."""
+    """x ** a e ** -x / Gamma(a), in logs (it under- and overflows on its own). For a large a,
+    a log(x), x and lgamma(a) are huge and nearly cancel (a = 1e12 keeps 4 digits): there it is
+    written with Stirling's series instead, as sqrt(a / (2 pi)) e ** (a (log(1 + s) - s)) / G,
+    s = (x - a) / a, G = Gamma(a) / (sqrt(2 pi / a) (a / e)**a) = 1 + 1 / (12 a) + ..."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.exp(a * np.log(x) - x - np.asarray(_lgamma_scalar(a), dtype=np.float64))
+        in_logs = np.exp(a * np.log(x) - x - np.asarray(_lgamma_scalar(a), dtype=np.float64))
+        large = a > 200
+        if not np.any(large):
+            return in_logs
+        s = (x - a) / a
+        stirling_sum = sum(float(g) / a ** k for k, g in enumerate(_stirling_coefficients()[:10]))
+        by_stirling = np.sqrt(a / (2 * math.pi)) * np.exp(a * (np.log1p(s) - s)) / stirling_sum
+        return np.where(large, by_stirling, in_logs)
 
 
 def _lower_series(a, x):
@@ -67,6 +83,108 @@ def _upper_fraction(a, x):
     return h * _prefactor(a, x)
 
 
+# --- a large, x near a: Temme's uniform asymptotic expansion ----------------------------------
+#
+#   Q(a, x) = erfc(eta sqrt(a / 2)) / 2 + e ** (-a eta**2 / 2) / sqrt(2 pi a) * sum_k c_k(eta) / a**k
+#
+# (P: the same with -eta and the sum subtracted), where lambda = x / a and eta, which has the sign
+# of lambda - 1, solves eta**2 / 2 = lambda - 1 - log(lambda). Each c_k is used through its
+# Taylor series in eta, c_k(eta) = sum_n d[k][n] eta**n, 25 terms of 25 coefficients.
+
+TERMS = 25
+
+
+@functools.cache
+def _stirling_coefficients():
+    """g_k of Stirling's series, Gamma(a) ~ sqrt(2 pi / a) (a / e)**a sum_k g_k / a**k (1, 1/12,
+    1/288, -139/51840, ...), exactly: the series is the exponential of
+    sum_m B_2m / (2m (2m - 1) a**(2m - 1)), B the Bernoulli numbers."""
+    bernoulli = [Fraction(1)]
+    for n in range(1, TERMS + 2):
+        bernoulli.append(-sum(math.comb(n + 1, j) * bernoulli[j] for j in range(n)) / (n + 1))
+    log_series = [Fraction(0)] * (TERMS + 1)
+    for j in range(1, TERMS + 1, 2):
+        log_series[j] = bernoulli[j + 1] / ((j + 1) * j)
+    g = [Fraction(1)]
+    for n in range(1, TERMS + 1):             # (exp of a series: n g_n = sum_j j l_j g_(n-j))
+        g.append(sum(j * log_series[j] * g[n - j] for j in range(1, n + 1)) / n)
+    return g
+
+
+@functools.cache
+def _temme_coefficients():
+    """d[k][n], computed exactly (fractions) once, from DLMF 8.12.9-8.12.10:
+
+        c_0(eta) = 1 / mu - 1 / eta,   c_k(eta) = c_(k-1)'(eta) / eta + (-1)**k g_k / mu,
+
+    mu = lambda - 1 as a series in eta, g_k the coefficients of Stirling's series for Gamma.
+    Each step lowers the degree by two, so c_0 needs 2 * TERMS more terms than are kept."""
+    length = 3 * TERMS + 2
+    # mu = m1 eta + m2 eta**2 + ...: from mu mu' = eta (1 + mu), the derivative of the relation
+    m = [Fraction(0), Fraction(1)]
+    for n in range(2, length + 2):
+        m.append((m[n - 1] - sum(m[i] * (n - i + 1) * m[n - i + 1] for i in range(2, n))) / (n + 1))
+    # eta / mu = 1 / (1 + m2 eta + m3 eta**2 + ...), term by term
+    eta_over_mu = [Fraction(1)]
+    for k in range(1, length + 1):
+        eta_over_mu.append(-sum(m[j + 1] * eta_over_mu[k - j] for j in range(1, k + 1)))
+    g = _stirling_coefficients()
+    c = eta_over_mu[1:]                       # c_0: 1 / mu - 1 / eta, without its 1 / eta
+    table = [c[:TERMS]]
+    for k in range(1, TERMS):
+        sign = (-1) ** k
+        # (the 1 / eta terms of the two parts cancel: c_k is smooth at eta = 0)
+        c = [(n + 2) * c[n + 2] + sign * g[k] * eta_over_mu[n + 1] for n in range(len(c) - 2)]
+        table.append(c[:TERMS])
+    return np.array([[float(value) for value in row] for row in table])
+
+
+# PyTorch's kernel takes pi in float32 here: sqrt(2 pi a) uses 3.1415927410125732
+_PI_AS_FLOAT32 = float(np.float32(math.pi))
+_EPSILON = 2.0 ** -53       # where a term stops counting
+
+
+def _asymptotic_series(a, x, upper):
+    """Q(a, x) (P(a, x) unless ``upper``) of float64 arrays, by the expansion above, in PyTorch's
+    steps: the Taylor series of each c_k stops at the first term below the rounding of its sum,
+    the sum over k at the first term that grows (the series diverges) or stops counting."""
+    sign = 1.0 if upper else -1.0
+    ratio, sigma = x / a, (x - a) / a       # (lambda, and lambda - 1 without rounding 1 away)
+    eta = np.sqrt(-2 * (np.log1p(sigma) - sigma))
+    eta = np.where(ratio < 1, -eta, np.where(ratio > 1, eta, 0.0))
+    tail = 0.5 * np.asarray(_erfc_scalar(sign * eta * np.sqrt(a / 2)), dtype=np.float64)
+    d = _temme_coefficients()
+    eta_powers = np.cumprod(np.broadcast_to(eta, (TERMS,) + eta.shape), axis=0)   # eta, eta**2, ...
+    total = np.zeros_like(eta)
+    a_power = np.ones_like(eta)             # 1 / a**k
+    last_size = np.full_like(eta, np.inf)
+    summing = np.ones(eta.shape, bool)
+    for k in range(TERMS):
+        c_k = np.full_like(eta, d[k][0])
+        adding = np.ones(eta.shape, bool)
+        for n in range(1, TERMS):
+            term = d[k][n] * eta_powers[n - 1]
+            c_k = np.where(adding, c_k + term, c_k)
+            adding &= ~(np.abs(term) < _EPSILON * np.abs(c_k))
+        term = c_k * a_power
+        size = np.abs(term)
+        summing &= ~(size > last_size)      # (growing: the series is past its best term)
+        total = np.where(summing, total + term, total)
+        summing &= ~(size < _EPSILON * np.abs(total))
+        last_size = size
+        a_power = a_power / a
+    return tail + sign * np.exp(-0.5 * a * eta * eta) * total / np.sqrt(2 * _PI_AS_FLOAT32 * a)
+
+
+def _asymptotic_region(a, x):
+    """Where PyTorch uses the expansion: 20 < a < 200 and x within 30% of a, or a > 200 and x
+    within 4.5 standard deviations (4.5 sqrt(a)) of a."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        distance = np.abs(x - a) / a
+        return (((a > 20) & (a < 200) & (distance < 0.3))
+                | ((a > 200) & (distance < 4.5 / np.sqrt(a))))
+
+
 def _igamma64(a, x, upper):
     """P(a, x) (or Q(a, x) with ``upper``) of float64 arrays, with PyTorch's values at the edges."""
     a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
@@ -80,6 +198,11 @@ def _igamma64(a, x, upper):
     p = np.where(series, lower, 1.0 - upper_values)
     q = np.where(series, 1.0 - lower, upper_values)
     values = q if upper else p
+    asymptotic = inside & _asymptotic_region(a_in, x_in)
+    if asymptotic.any():
+        values = values.copy()
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            values[asymptotic] = _asymptotic_series(a_in[asymptotic], x_in[asymptotic], upper)
     # the edges: P(a, 0) = 0, P(0, x > 0) = 1, P(a, inf) = 1, P(inf, x) = 0; negative: nan
     at_zero_x, at_zero_a = 1.0 if upper else 0.0, 0.0 if upper else 1.0
     values = np.where(inside, values, np.nan)

@@ -28,6 +28,11 @@ saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks):
    their shapes, dtypes and devices): a ``block`` that did something different
    the second time raises ``CheckpointError``.
 
+Selective checkpointing (``context_fn=`` with ``create_selective_checkpoint_contexts``) keeps
+the outputs of chosen operations so that the rerun need not compute them:
+_selective_checkpoint.py. ``debug=True`` reports what forward and the rerun ran when they
+differ: _checkpoint_debug.py.
+
 Checkpoints nest: the inputs of an inner checkpoint count as tensors saved by
 the outer one, so unpacking them runs the outer block again first.
 
@@ -37,8 +42,6 @@ backward reruns the whole ``block`` with recording on and backpropagates
 through that.
 """
 import contextlib
-import os
-import traceback
 import warnings
 import weakref
 
@@ -49,12 +52,14 @@ from ..autograd.graph import _modified_in_place_message
 from ..autograd._saved_tensor_hooks import PackedTensor, _Hooks, pack, saved_tensors_hooks
 from .._tensor import Tensor
 from .. import autograd, random
-
-# minigrad's own files: left out of debug=True's report of where tensors were saved
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+from ._checkpoint_debug import OperatorLog, debug_report
+from ._selective_checkpoint import (  # noqa: F401  (torch.utils.checkpoint's names)
+    CheckpointPolicy, SelectiveCheckpointContext, create_selective_checkpoint_contexts)
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction",
-           "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop"]
+           "noop_context_fn", "set_checkpoint_debug_enabled", "set_checkpoint_early_stop",
+           "CheckpointPolicy", "SelectiveCheckpointContext", "create_selective_checkpoint_contexts",
+           "GraphExecGroup"]
 
 USE_REENTRANT_WARNING = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
@@ -210,7 +215,12 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
     if determinism_check not in DETERMINISM_CHECKS:
         raise ValueError(f"determinism_check should be one of {list(DETERMINISM_CHECKS)}, "
                          f"but got {determinism_check}")
-    forward_context, rerun_context = context_fn()       # (called even under no_grad)
+    if debug:       # the contexts log every operator forward and the rerun run, for the report
+        operator_logs = (OperatorLog(), OperatorLog())
+        forward_context, rerun_context = operator_logs
+    else:
+        operator_logs = None
+        forward_context, rerun_context = context_fn()   # (called even under no_grad)
     if not is_grad_enabled():
         return function(*args, **kwargs)        # nothing is saved: nothing to checkpoint
     # The rerun must draw the random numbers forward drew (the same dropout mask), and must
@@ -227,7 +237,7 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
     if _early_stop_override is not None:
         early_stop = _early_stop_override       # the with block wins over the argument
     frame = _CheckpointFrame(rerun_function, early_stop, DETERMINISM_CHECKS[determinism_check],
-                             debug)
+                             operator_logs)
     frame.keep_inputs(args)
     failed = False
     with saved_tensors_hooks(frame.pack_in_forward, frame.unpack), forward_context:
@@ -240,6 +250,31 @@ def _checkpoint_without_reentrant(function, args, kwargs, preserve_rng_state, co
         raise RuntimeError(FORWARD_CONTEXT_SUPPRESSED)
     frame.forward_done = True
     return outputs
+
+
+class GraphExecGroup:
+    """Context manager: the backward calls made inside one ``with GraphExecGroup():`` block share
+    one rerun of each checkpointed function (``use_reentrant=False``), instead of one rerun per
+    call. The calls must need different saved tensors (a tensor is handed out once), as when
+    backward is split into parts: ``autograd.grad(loss, hidden, retain_graph=True)``, then
+    ``hidden.backward(...)``. Blocks do not nest."""
+
+    _current = None
+
+    def __enter__(self):
+        if GraphExecGroup._current is not None:
+            raise RuntimeError("GraphExecGroup contexts cannot be nested. Already inside group "
+                               f"{GraphExecGroup._current}")
+        GraphExecGroup._current = self
+        return self
+
+    def __exit__(self, *exc_info):
+        GraphExecGroup._current = None
+
+    @classmethod
+    def _get_current_group(cls):
+        """The open group, or None."""
+        return cls._current
 
 
 class _StopRerun(Exception):
@@ -269,16 +304,17 @@ class _Rerun:
 class _CheckpointFrame:
     """Everything one checkpointed call keeps between its forward and backward."""
 
-    def __init__(self, rerun_function, early_stop, metadata_fn, debug):
+    def __init__(self, rerun_function, early_stop, metadata_fn, operator_logs):
         self.rerun_function = rerun_function
         self.early_stop = early_stop
         self.metadata_fn = metadata_fn
-        self.debug_log = {"forward": [], "rerun": []} if debug else None
+        self.operator_logs = operator_logs      # debug=True: forward's and the rerun's OperatorLog
         self.inputs = []
         # One weak reference per tensor saved in forward, in saving order. A node freed by a
         # backward without retain_graph lets go of its holders; the rerun skips those places.
         self.holders = []
         self.metadata = []              # the metadata_fn of each tensor saved in forward
+        self.group_reruns = weakref.WeakKeyDictionary()     # GraphExecGroup -> its one rerun
         self.forward_done = False
         # Set when a backward inside the function itself (before forward ended) made the rerun
         # save more than forward had saved so far: then the counts cannot be compared.
@@ -302,7 +338,6 @@ class _CheckpointFrame:
         holder = _Holder()
         self.holders.append(weakref.ref(holder))
         self.metadata.append(self.metadata_fn(tensor))
-        self._log("forward", tensor)
         return holder
 
     # backward -----------------------------------------------------------------
@@ -311,7 +346,10 @@ class _CheckpointFrame:
         this backward pass has not yet)."""
         try:
             task = _graph_task.current_graph_task()
-            if task is None:            # grad_fn._saved_result outside backward: rerun each time
+            group = GraphExecGroup._get_current_group()
+            if group is not None:       # several backward calls share one rerun
+                rerun = self.group_reruns.setdefault(group, _Rerun())
+            elif task is None:          # grad_fn._saved_result outside backward: rerun each time
                 rerun = _Rerun()
             else:
                 rerun = task.hook_state.setdefault(self, _Rerun())
@@ -319,24 +357,26 @@ class _CheckpointFrame:
                 self.rerun(rerun)
             tensor = holder.recomputed.get(rerun)
             if tensor is None:
+                overlapping = (
+                    "Performing two backward calls that overlap (i.e. require the same saved "
+                    "activation in order to compute gradients) is not allowed while under the "
+                    "torch.utils.checkpoint.GraphExecGroup context. " if group is not None else "")
                 raise CheckpointError(
                     "torch.utils.checkpoint: Unpack is being triggered for a tensor that was "
-                    "already unpacked once. If you are calling ctx.saved_tensors in backward, make "
-                    "sure to do so only once. Otherwise please open an issue with details on your "
-                    "use case.")
+                    f"already unpacked once. {overlapping}If you are calling ctx.saved_tensors in "
+                    "backward, make sure to do so only once. Otherwise please open an issue with "
+                    "details on your use case.")
             holder.recomputed[rerun] = None
             return tensor
         except CheckpointError as error:
-            if self.debug_log is None:
+            if self.operator_logs is None:
                 raise
-            raise CheckpointError(self._debug_report()) from error
+            raise CheckpointError(debug_report(*self.operator_logs)) from error
 
     def rerun(self, rerun):
         """Run the function again, filling the holders; stop early once all are full."""
         inputs = [arg.unpack(None) if type(arg) in (PackedTensor, _KeptInput) else arg
                   for arg in self.inputs]
-        if self.debug_log is not None:
-            self.debug_log["rerun"].clear()     # the report shows the latest rerun only
         try:
             with saved_tensors_hooks(lambda tensor: self.pack_in_rerun(rerun, tensor),
                                      lambda tensor: tensor), enable_grad():
@@ -348,10 +388,26 @@ class _CheckpointFrame:
 
     def pack_in_rerun(self, rerun, tensor):
         """Pack hook of the rerun: put the n-th tensor saved into the n-th holder."""
-        self._log("rerun", tensor)
+        log = self.operator_logs[1] if self.operator_logs is not None else None
+        # an input saved after its operation was logged: if the rerun stops here, PyTorch
+        # (which saves inputs first) never ran that operation, and must not show it
+        stops_before_the_operation = log is not None and log.saving_input(tensor)
         # The rerun's own graph is thrown away, but a backward inside the function may still
         # run through it: keep a tensor without history, as any saved tensor is kept.
-        tensor = tensor.detach() if tensor.requires_grad else tensor
+        if tensor.requires_grad:
+            detached = tensor.detach()
+            if log is not None:                     # (PyTorch's log shows this detach)
+                log.detached(tensor, detached)
+            tensor = detached
+        try:
+            return self._fill_holder(rerun, tensor)
+        except (CheckpointError, _StopRerun):
+            if stops_before_the_operation:
+                log.drop_last_operation()
+            raise
+
+    def _fill_holder(self, rerun, tensor):
+        """pack_in_rerun's last step: ``tensor`` into the next holder; stop when all are full."""
         index = rerun.saved_count
         rerun.saved_count += 1
         if index >= len(self.holders):
@@ -393,29 +449,6 @@ class _CheckpointFrame:
                 "torch.utils.checkpoint: Recomputed values for the following tensors have "
                 f"different metadata than during the forward pass.\n{differences}.\n" + DEBUG_TIP)
 
-    # debug=True ---------------------------------------------------------------
-    def _log(self, run, tensor):
-        """With debug=True, note each saved tensor and the line of code that saved it."""
-        if self.debug_log is None:
-            return
-        where = [f"{frame.filename}:{frame.lineno}:{frame.name}"
-                 for frame in traceback.extract_stack() if not frame.filename.startswith(_PACKAGE_DIR)]
-        described = f"{str(tensor.dtype).replace('torch.', '')}{list(tensor.shape)}"
-        self.debug_log[run].append((described, where))
-
-    def _debug_report(self):
-        """debug=True: the tensors saved by forward and by the rerun, and where, side by side."""
-        def traces(run):
-            entries = self.debug_log[run]
-            label = "original" if run == "forward" else "recompute"
-            return "".join(f"{what}   ({i + 1} of {len(entries)} in {label})\n" + "\n".join(where)
-                           + "\n\n\n" for i, (what, where) in enumerate(entries))
-
-        def listing(run):
-            return "\n".join(f"saved {what}" for what, _ in self.debug_log[run])
-        return DEBUG_REPORT.format(forward_traces=traces("forward"), rerun_traces=traces("rerun"),
-                                   forward_ops=listing("forward"), rerun_ops=listing("rerun"))
-
 
 class _KeptInput:
     """A tensor input kept without hooks, with its version, to catch an in-place change."""
@@ -432,33 +465,6 @@ class _KeptInput:
             raise RuntimeError(_modified_in_place_message(tensor, self.version, tensor.grad_fn,
                                                           output_nr=0))
         return tensor
-
-
-# What debug=True raises instead of a CheckpointError (PyTorch lists every operator it ran, with
-# stack traces; minigrad lists every tensor saved, with the lines of code that saved it).
-DEBUG_REPORT = """\
-An error happened while unpacking tensors; these are the tensors saved by the original forward
-and by the recomputation, because debug=True was passed to torch.utils.checkpoint.checkpoint().
-
-1. Where each tensor was saved in the original forward
-
-{forward_traces}
-2. Where each tensor was saved during recomputation
-
-{rerun_traces}
-3. Tensors saved in the original forward and during recomputation, in order
-
-Original forward:
-
-{forward_ops}
-
-Recomputation:
-
-{rerun_ops}
-
-4. Error message: the recomputation saved other tensors than the original forward (see the
-   CheckpointError above). Compare the two lists to find where the function ran differently.
-"""
 
 
 # --- use_reentrant=True ----------------------------------------------------------------

@@ -5,15 +5,23 @@
 registers a forward pre-hook that, before every forward pass, refines u and v by power
 iteration (in training mode only) and sets ``layer.weight = weight_orig / sigma`` with
 sigma = u . (W v). PyTorch recommends ``parametrizations.spectral_norm`` instead.
+
+Its state_dict says which layout it holds (``metadata['spectral_norm']['weight.version']``,
+1 since PyTorch 1.1). A checkpoint saved before that holds ``weight`` and no ``weight_v``:
+loading it computes ``weight_v`` from the others (SpectralNormLoadStateDictPreHook).
 """
 from ...autograd.grad_mode import no_grad
 from ..._ops.linalg import dot, mv
+from ..._ops.matrix_products import multi_dot
 from .. import functional as F
 from ..parameter import Parameter
 
 
 class SpectralNorm:
     """The forward pre-hook: sets ``module.<name>`` to ``<name>_orig`` over its spectral norm."""
+
+    # the state_dict layout: 1 has <name>_orig, _u and _v (before it: <name>, _orig and _u)
+    _version = 1
 
     def __init__(self, name="weight", n_power_iterations=1, dim=0, eps=1e-12):
         self.name = name
@@ -63,6 +71,13 @@ class SpectralNorm:
     def __call__(self, module, inputs):
         setattr(module, self.name, self.compute_weight(module, module.training))
 
+    def _solve_v_and_rescale(self, weight_mat, u, target_sigma):
+        """A v with u = normalize(W v) and u . W v = ``target_sigma``: the least-squares solution
+        of W x = u, (W^T W)^+ W^T u (pinverse: W^T W may be singular), scaled."""
+        v = multi_dot([weight_mat.t().mm(weight_mat).pinverse(), weight_mat.t(), u.unsqueeze(1)])
+        v = v.squeeze(1)
+        return v.mul_(target_sigma / dot(u, mv(weight_mat, v)))
+
     @staticmethod
     def apply(module, name, n_power_iterations, dim, eps):
         """Rename the parameter, create the u and v buffers, register the hook."""
@@ -87,7 +102,59 @@ class SpectralNorm:
         module.register_buffer(fn.name + "_u", u)
         module.register_buffer(fn.name + "_v", v)
         module.register_forward_pre_hook(fn)
+        module._register_state_dict_hook(SpectralNormStateDictHook(fn))
+        module._register_load_state_dict_pre_hook(SpectralNormLoadStateDictPreHook(fn))
         return fn
+
+
+class SpectralNormLoadStateDictPreHook:
+    """Before loading: turn a state_dict of the old layout (version None or 0: ``<name>``,
+    ``<name>_orig`` and ``<name>_u``) into the new one, computing ``<name>_v``.
+
+    After a forward pass the old layout kept W = W_orig / sigma, u = normalize(W_orig v) and
+    sigma = u . W_orig v; so sigma is the mean of W_orig / W, and v solves W_orig v = u up to
+    the scale that makes u . W_orig v = sigma."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs):
+        fn = self.fn
+        version = local_metadata.get("spectral_norm", {}).get(fn.name + ".version", None)
+        if version is not None and version >= 1:
+            return
+        weight_key = prefix + fn.name
+        if version is None and weight_key not in state_dict and all(
+                weight_key + suffix in state_dict for suffix in ("_orig", "_u", "_v")):
+            return                  # the new layout without its metadata (a state_dict made by hand)
+        missing = [weight_key + suffix for suffix in ("_orig", "", "_u")
+                   if weight_key + suffix not in state_dict]
+        if missing:
+            if strict:
+                missing_keys.extend(missing)
+            return
+        with no_grad():
+            weight_orig = state_dict[weight_key + "_orig"]
+            weight = state_dict.pop(weight_key)
+            sigma = (weight_orig / weight).mean()
+            weight_mat = fn.reshape_weight_to_matrix(weight_orig)
+            u = state_dict[weight_key + "_u"]
+            state_dict[weight_key + "_v"] = fn._solve_v_and_rescale(weight_mat, u, sigma)
+
+
+class SpectralNormStateDictHook:
+    """After saving: record the layout's version in the state_dict's metadata."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, module, state_dict, prefix, local_metadata):
+        versions = local_metadata.setdefault("spectral_norm", {})
+        key = self.fn.name + ".version"
+        if key in versions:
+            raise RuntimeError(f"Unexpected key in metadata['spectral_norm']: {key}")
+        versions[key] = self.fn._version
 
 
 def spectral_norm(module, name="weight", n_power_iterations=1, eps=1e-12, dim=None):
@@ -110,4 +177,11 @@ def remove_spectral_norm(module, name="weight"):
             break
     else:
         raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    for k, hook in module._state_dict_hooks.items():
+        if isinstance(hook, SpectralNormStateDictHook) and hook.fn.name == name:
+            del module._state_dict_hooks[k]
+            break
+    # PyTorch's removal looks for the load hook among its wrapped hooks and never finds it: the
+    # hook stays, and loading a state_dict of the plain layout afterwards reports <name>_orig
+    # and <name>_u missing. minigrad leaves it too, so that the same program fails the same way.
     return module
