@@ -87,7 +87,6 @@ vmap_running = False
 # checkpoint's debug log): each operation result() records is recorded by it instead
 # (record_node, with the modes looking on), and it may hand back another output (the one
 # forward kept). None otherwise; a module global, tested only when an operation is recorded.
-# None otherwise; a module global, tested only when an operation is recorded.
 operation_observer = None
 
 _new_object = object.__new__
