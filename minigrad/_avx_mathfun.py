@@ -15,36 +15,9 @@ only so that ``manual_seed(0); randn(100)`` prints PyTorch's numbers.
 """
 import numpy as np
 
+from ._fused_multiply_add import fma as _fma
+
 f32 = np.float32
-
-
-def _fma(a, b, c):
-    """a * b + c rounded once to float32 (the product of two float32 is exact in float64)."""
-    wide = np.float64
-    return (np.asarray(a, wide) * np.asarray(b, wide) + np.asarray(c, wide)).astype(f32)
-
-
-def _split(a):
-    """Split float64 values into a high and a low half of 26 bits each (Dekker's trick)."""
-    scaled = a * 134217729.0                 # 2**27 + 1
-    high = scaled - (scaled - a)
-    return high, a - high
-
-
-def fma64(a, b, c):
-    """a * b + c in float64 with (nearly always) a single rounding, as a CPU's fused multiply-add.
-
-    The product's rounding error is recovered exactly by splitting both factors
-    in halves, then added back after c (Dekker's and Knuth's error-free sums).
-    """
-    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
-    product = a * b
-    (a_high, a_low), (b_high, b_low) = _split(a), _split(b)
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-    total = product + c
-    c_part = total - product
-    sum_error = (product - (total - c_part)) + (c - c_part)
-    return total + (sum_error + product_error)
 
 
 def _mul(a, b):

@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from ._avx_mathfun import fma64
+from ._fused_multiply_add import fma64
 
 _N = 32
 _INV_LN2_N = float.fromhex("0x1.71547652b82fep+0") * _N

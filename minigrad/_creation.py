@@ -19,7 +19,7 @@ from ._functorch import drawn, check_same_randomness
 from ._warnings import stacklevel_outside_minigrad
 from .autograd.function import _FuncTransforms
 from ._ops.inplace import BernoulliBackward0
-from ._ops.blend import _fma
+from ._fused_multiply_add import fma as _fma
 from .autograd.graph import Node
 
 

@@ -9,8 +9,9 @@ infinities, zeros and nan at the end. Each step rounds as the CPU does (a multip
 """
 import numpy as np
 
-from ._sleef_pow import (_add_larger_first, _divide, _estrin, _fma, _normalize, _square,
-                         _times_number, _times_pair)
+from ._fused_multiply_add import fma as _fma
+from ._sleef_pow import (_add_larger_first, _divide, _estrin, _normalize, _square, _times_number,
+                         _times_pair)
 
 f32, f64 = np.float32, np.float64
 

@@ -16,7 +16,8 @@ what the CPU's FMA instruction does; see ``_sleef_mathfun``.
 """
 import numpy as np
 
-from ._sleef_mathfun import _fma, log
+from ._fused_multiply_add import fma as _fma
+from ._sleef_mathfun import log
 
 f32 = np.float32
 

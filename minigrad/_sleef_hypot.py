@@ -8,7 +8,7 @@ at the end. (float32's ``hypotf`` agrees with numpy's to the last bit: nothing t
 """
 import numpy as np
 
-from ._sleef_pow import _fma
+from ._fused_multiply_add import fma as _fma
 
 _SMALLEST_NORMAL = 2.2250738585072014e-308
 

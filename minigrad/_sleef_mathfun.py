@@ -18,12 +18,9 @@ last bit.
 """
 import numpy as np
 
+from ._fused_multiply_add import fma as _fma, two_sum
+
 f32, f64 = np.float32, np.float64
-
-
-def _fma(a, b, c):
-    """a * b + c with one rounding to float32 (the product of two float32 is exact in float64)."""
-    return np.add(np.multiply(a, b, dtype=f64), c, dtype=f64).astype(f32)
 
 
 # exp(x) = 2**q * exp(s), q = round(x / ln 2), s = x - q ln 2 (ln 2 split in two parts, so that
@@ -56,13 +53,6 @@ def exp(x):
     return out
 
 
-def _two_sum(a, b):
-    """a + b as a float32 pair (sum, rounding error): sum + error is exactly a + b."""
-    total = a + b
-    b_part = total - a
-    return total, (a - (total - b_part)) + (b - b_part)
-
-
 _LN2_PARTS = (f32(0.69314718246459960938), f32(-1.904654323148236017e-09))
 _LOG_P = (f32(0.3027294874), f32(0.3996108174), f32(0.6666694880))
 
@@ -92,8 +82,8 @@ def _log_of_finite(x):
     high = _LN2_PARTS[0] * e
     low = _fma(_LN2_PARTS[1], e, _fma(_LN2_PARTS[0], e, -high))
     # t = (m - 1) / (m + 1) as a pair
-    numerator, numerator_low = _two_sum(np.full_like(m, -1), m)
-    denominator, denominator_low = _two_sum(np.full_like(m, 1), m)
+    numerator, numerator_low = two_sum(np.full_like(m, -1), m)
+    denominator, denominator_low = two_sum(np.full_like(m, 1), m)
     reciprocal = f32(1) / denominator
     t = numerator * reciprocal
     error = _fma(reciprocal, numerator, -t)

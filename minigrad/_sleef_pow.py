@@ -17,32 +17,13 @@ The float64 ``sigmoid``, ``silu`` and ``softmax`` kernels take SLEEF's float64 `
 """
 import numpy as np
 
-from ._avx_mathfun import fma64
-from ._sleef_mathfun import _fma as fma32
+from ._fused_multiply_add import fma as _fma, two_sum as _sum
 
 f32, f64 = np.float32, np.float64
 
 
-def _fma(a, b, c):
-    """a * b + c rounded once, in the dtype of a (float32 or float64)."""
-    if np.asarray(a).dtype == f32:
-        return fma32(a, b, c)
-    out = fma64(a, b, c)
-    lost = np.isnan(out)              # fma64 splits its factors: past 1e300 the halves overflow
-    if lost.any():
-        out = np.where(lost, a * b + c, out)
-    return out
-
-
 # --- pairs (high, low) of float32 or float64: the steps SLEEF's logk and expk need ----------
 # (Python numbers next to a numpy array take the array's dtype, so each works for both.)
-
-def _sum(x, y):
-    """number + number as a pair, whatever their sizes (Knuth's two-sum)."""
-    high = x + y
-    back = high - x
-    return high, (x - (high - back)) + (y - back)
-
 
 def _add_number(x, y):
     """pair + number, whatever their sizes."""

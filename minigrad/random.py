@@ -41,6 +41,7 @@ import struct
 import numpy as np
 
 from . import _avx_mathfun
+from ._fused_multiply_add import fma, fma64
 
 # PyTorch's default seed: a fresh session is seeded with it, so it is reproducible too.
 _DEFAULT_SEED = 67280421310721
@@ -237,9 +238,9 @@ def uniform(shape, low=0.0, high=1.0, dtype=np.float32, generator=None, fused=Tr
         if not fused:
             x = x * span + dtype(low)
         elif dtype == np.float32:               # one fused multiply-add on the CPU
-            x = _avx_mathfun._fma(x, span, np.float32(low))
+            x = fma(x, span, np.float32(low))
         else:
-            x = _avx_mathfun.fma64(x, span, low)
+            x = fma64(x, span, low)
     return x.reshape(shape)
 
 
@@ -313,7 +314,7 @@ def _box_muller_16(block, dtype, mean, std):
         sin, cos = _avx_mathfun.sincos(_avx_mathfun._mul(np.float32(2.0 * math.pi), u2))
         values = np.concatenate([_avx_mathfun._mul(radius, cos), _avx_mathfun._mul(radius, sin)])
         if (mean, std) != (0.0, 1.0):                  # one fused multiply-add on the CPU
-            values = _avx_mathfun._fma(values, np.float32(std), np.float32(mean))
+            values = fma(values, np.float32(std), np.float32(mean))
         return values
     if dtype == np.float32:
         # the C library's float log, cos and sin, as PyTorch calls them
@@ -332,9 +333,9 @@ def _box_muller_16(block, dtype, mean, std):
         if _CAPABILITY == "default":                   # compiled without fused multiply-add
             values = (values * dtype(std)).astype(dtype) + dtype(mean)
         elif dtype == np.float32:
-            values = _avx_mathfun._fma(values, np.float32(std), np.float32(mean))
+            values = fma(values, np.float32(std), np.float32(mean))
         else:
-            values = _avx_mathfun.fma64(values, std, mean)
+            values = fma64(values, std, mean)
     return values.astype(dtype)
 
 
@@ -356,7 +357,7 @@ def normal(shape, mean=0.0, std=1.0, dtype=np.float32, generator=None, one_by_on
                                      normal((16,), mean, std, np.float32, generator).astype(np.float16)])
         return values.reshape(shape)
     if n < 16 or one_by_one:
-        values = _avx_mathfun.fma64(_single_normals(generator, n), std, mean)
+        values = fma64(_single_normals(generator, n), std, mean)
         if dtype == np.float16:      # (C++'s float16 is made from a double through a float)
             values = values.astype(np.float32)
         return values.astype(dtype).reshape(shape)

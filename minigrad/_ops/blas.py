@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .._fused_multiply_add import fma as _fma
 from .._type_names import type_name
 from .._tensor import Tensor
 from ..autograd.graph import Node
@@ -303,7 +304,6 @@ def addr_values(input, vec1, vec2, beta, alpha):
     multiply-add (alpha * vec1 * vec2 alone for beta 0). (Where a row is long enough for
     PyTorch's vector loop, 16 float32 or 8 float64 with AVX2, it groups the fused step the
     other way: those elements can differ in the last bit.)"""
-    from .blend import _fma
     dtype = addr_dtype(np.asarray(input), np.asarray(vec1), np.asarray(vec2))
     beta_, alpha_ = np.asarray(beta, dtype), np.asarray(alpha, dtype)
     with np.errstate(all="ignore"):

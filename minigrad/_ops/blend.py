@@ -9,6 +9,7 @@ Optimisers use their in-place forms (``p.addcdiv_(m, denom, value=-lr)``) on eve
 """
 import numpy as np
 
+from .._fused_multiply_add import fma
 from .._type_names import type_name
 from .._dtype import checked_number, cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
@@ -106,7 +107,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
         scaled = _value_in(t1.dtype, value) * t1
         if dtype.kind == "f":      # PyTorch: one fused multiply-add, (value * tensor1) * tensor2 + input
             shape = np.broadcast_shapes(x.shape, t1.shape, t2.shape)
-            sums = _fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
+            sums = fma(*(np.broadcast_to(a, shape) for a in (scaled, t2, x)))
         else:
             sums = x + scaled * t2
         out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
@@ -207,10 +208,8 @@ class LerpBackward1(Node):
 def _lerp_array(start, end, weight):
     """start + weight * (end - start), computed from the nearer end (as PyTorch does: exact
     at weight 0 and at weight 1). PyTorch multiplies and adds in one step, rounding once (a
-    fused multiply-add); for float32 the float64 product is exact and the sum is rounded once
-    more, to odd first where that could go wrong (``_fma``; float16 is computed so in float32,
-    see ``opmath_dtype``); float64 has no wider type, so its product's rounding error is
-    found exactly and added back (``_fused_multiply_add``)."""
+    fused multiply-add, see ``_fused_multiply_add.py``; float16 is computed in float32, see
+    ``opmath_dtype``)."""
     dtype = opmath_dtype(start.dtype)
     if dtype.itemsize <= 4:
         start, end, weight = (np.asarray(a, np.float32) for a in (start, end, weight))
@@ -221,93 +220,16 @@ def _lerp_array(start, end, weight):
         back = weight - 1                  # (in the operands' precision, as PyTorch's)
 
         def from_start():
-            if dtype == np.float64:
-                return _fused_multiply_add(np.broadcast_to(weight, difference.shape), difference, start)
-            return _fma(np.asarray(difference), weight, start)
+            return fma(np.asarray(difference), weight, start)
 
         def from_end():
-            if dtype == np.float64:
-                return _fused_multiply_add(np.broadcast_to(back, difference.shape), difference, end)
-            return _fma(np.asarray(difference), back, end)
+            return fma(np.asarray(difference), back, end)
 
         if np.ndim(weight) == 0:           # one weight (Adam's 1 - beta1): one end is nearer for all
             out = from_start() if abs(weight) < 0.5 else from_end()
         else:
             out = np.where(np.abs(weight) < 0.5, from_start(), from_end())
     return np.asarray(out).astype(dtype, copy=False)
-
-
-def _fma(a, b, c):
-    """a * b + c rounded once, in a's dtype (float16 and float32 through float64, which holds
-    their product exactly)."""
-    if a.dtype == np.float64:
-        return _fused_multiply_add(a, b, c)
-    wide = np.float64
-    total = np.asarray(np.multiply(a, b, dtype=wide))  # exact: 2 * 24 bits fit in 53
-    # the sum, rounded once to float64, written over the product when it has the sum's shape
-    # (a weight's float64 temporaries are large: the fewer at once, the fewer the C library
-    # hands back to the system, to be faulted in page by page at the next step)
-    in_place = total.shape == np.broadcast_shapes(total.shape, np.shape(c))
-    with np.errstate(invalid="ignore"):                # (inf - inf: nan, silently, as PyTorch)
-        total = np.asarray(np.add(total, c, out=total if in_place else None, dtype=wide))
-    rounded = total.astype(a.dtype)
-    if _may_round_twice(total, rounded):               # (rare: see there) round to odd first
-        return _rounded_to_odd(a.astype(wide) * b.astype(wide), c.astype(wide)).astype(a.dtype)
-    return rounded
-
-
-def _may_round_twice(total, rounded):
-    """Could ``rounded``, the float64 sums ``total`` rounded to float16 or float32, differ from
-    the exact sums rounded once? Only where a sum fell exactly halfway between two neighbours:
-    the exact sum, off that tie, rounds to the nearer one (every halfway point is a float64
-    number, so float64's rounding never carries a sum across one). That shows in the bits
-    float64 has beyond the narrower fraction: a one, then zeros. Near and below the smallest
-    normal number, where fewer bits count, the answer is yes for any sum that is not 0.
-    (``total`` is overwritten.)"""
-    info = np.finfo(rounded.dtype)
-    limit = 2 * info.smallest_normal
-    tiny = (rounded <= limit) & (rounded >= -limit)    # (no array of magnitudes: see _fma)
-    if tiny.any() and (total[tiny] != 0).any():
-        return True
-    extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
-    beyond = np.bitwise_and(total.view(np.int64), (1 << extra_bits) - 1, out=total.view(np.int64))
-    return bool((beyond == 1 << (extra_bits - 1)).any())
-
-
-def _rounded_to_odd(x, y):
-    """x + y in float64, but when the sum is not exact, the neighbour whose last bit is odd
-    ("round to odd"). Rounding that once more to float32 then gives the exactly rounded sum:
-    rounding twice to nearest (float64, then float32) could land on the wrong side of a tie."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = np.asarray(x + y, np.float64)
-        back = total - x
-        error = (x - (total - back)) + (y - back)       # Knuth's two-sum: what rounding dropped
-        even = (total.view(np.int64) & 1) == 0
-        move = (error != 0) & even & np.isfinite(total)
-        if move.any():
-            total = np.where(move, np.nextafter(total, np.where(error > 0, np.inf, -np.inf)), total)
-    return total
-
-
-def _fused_multiply_add(a, b, c):
-    """a * b + c in float64, as if rounded once: the product's rounding error is found
-    exactly (Dekker's splitting of each factor into halves of 26 bits) and added back, with the
-    sum's own error (Knuth's two-sum; the two errors summed with rounding to odd, as in Boldo and
-    Melquiond's emulation of a fused multiply-add)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        product = a * b
-        split = 134217729.0                       # 2**27 + 1
-        a_high = a * split - (a * split - a)
-        b_high = b * split - (b * split - b)
-        a_low, b_low = a - a_high, b - b_high
-        product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-        total = product + c
-        back = total - product
-        sum_error = (product - (total - back)) + (c - back)
-        # the two errors' sum rounded to odd, so that a tie in the last addition is never false
-        exact = total + _rounded_to_odd(product_error, sum_error)
-        # (inf and nan, and an exact 0, whose sign the error terms lose, from the plain sum)
-        return np.where(np.isfinite(exact) & (exact != 0), exact, product + c)
 
 
 def check_lerp_dtypes(input, end, weight=None, *_):

@@ -33,7 +33,7 @@ from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
 from .lu_blocked import lu_in_panels, lu_left_looking_fused, SIZES as lu_in_panels_sizes
-from .blend import _fma     # (a * b + c rounded once, in the arrays' dtype)
+from .._fused_multiply_add import fma as _fma     # (a * b + c rounded once, in the arrays' dtype)
 from .lu_blocked import FUSED_SIZES as lu_left_looking_sizes
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum

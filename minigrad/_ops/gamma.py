@@ -91,10 +91,11 @@ def _hurwitz_zeta(s, x):
     outside = ~np.isfinite(x)
     x = np.where(outside, 10.0, x)
     small = x < 10
-    while small.any():
-        out[small] += x[small] ** -s
-        x[small] += 1
-        small = (x < 10) & np.isfinite(out)
+    with np.errstate(divide="ignore", invalid="ignore"):    # (a pole, 0 ** -s: inf, silently)
+        while small.any():
+            out[small] += x[small] ** -s
+            x[small] += 1
+            small = (x < 10) & np.isfinite(out)
     x = np.maximum(x, 10.0)           # (an element that hit a pole stops below 10; it stays inf)
     ends = out.copy()
     # Euler-Maclaurin: integral from x to infinity, half the first term, then Bernoulli corrections

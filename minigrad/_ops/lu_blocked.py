@@ -37,6 +37,8 @@ agrees with PyTorch's factors to rounding.
 """
 import numpy as np
 
+from .._fused_multiply_add import fma64 as fma      # (a * b + c rounded once, in float64)
+
 PANEL = 8
 OUTER_PANEL = 32
 # (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
@@ -232,40 +234,3 @@ def _subtract_one_term_at_a_time(C, L21, U12, position):
             total = total - l[:, k, None] * u[:, k]
         first = first + total
     C[:, 0] = np.where(position[:, 0] % 2 == 1, first, C[:, 0])
-
-
-def fma(a, b, c):
-    """a * b + c in float64 rounded once, as the CPU's fused multiply-add (exactly, for finite
-    values without overflow: Boldo and Melquiond's emulation). The product is split into its
-    rounded value and its exact error (Dekker), added to c exactly (Knuth's two-sum), and the
-    two small parts added with rounding to odd, which makes the last rounding the only one."""
-    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64),
-                                  np.asarray(c, np.float64))
-    product = a * b
-    (a_high, a_low), (b_high, b_low) = _split(a), _split(b)
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-    high, low = _two_sum(c, product)
-    rest, lost = _two_sum(low, product_error)
-    # rounding to odd: an inexact sum whose last bit is even moves one step toward the lost part
-    even = (rest.view(np.int64) & 1) == 0
-    toward = np.nextafter(rest, np.where(lost > 0, np.inf, -np.inf))
-    rest = np.where((lost != 0) & even, toward, rest)
-    out = high + rest
-    # (where the emulation overflows or meets inf/nan, the plain expression gives the answer;
-    # so does it where the answer is 0, whose sign the error terms lose: -0 only from -0 + -0)
-    plain = np.isfinite(out) & np.isfinite(product) & (out != 0)
-    return np.where(plain, out, product + c)
-
-
-def _split(a):
-    """a as high + low, each with at most 26 significant bits (Veltkamp's split)."""
-    scaled = a * 134217729.0                 # 2**27 + 1
-    high = scaled - (scaled - a)
-    return high, a - high
-
-
-def _two_sum(a, b):
-    """a + b as the rounded sum and its exact error (Knuth)."""
-    total = a + b
-    b_part = total - a
-    return total, (a - (total - b_part)) + (b - b_part)

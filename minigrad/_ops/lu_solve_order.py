@@ -32,7 +32,7 @@ them on every machine).
 """
 import numpy as np
 
-from .blend import _fma     # (a * b + c rounded once, in the arrays' dtype)
+from .._fused_multiply_add import fma as _fma     # (a * b + c rounded once, in the arrays' dtype)
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 
 

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from .._fused_multiply_add import fma as _fma
 from .._tensor import _wrap, _normalize_dim
 from .._dtype import cpp_name, cpp_type_name, scalar_type_name
 from .._warnings import stacklevel_outside_minigrad
@@ -86,7 +87,6 @@ def _cross_product(a, b, axis):
     x.cross(x) is not always exactly 0, as numpy's cross would give."""
     if a.dtype not in (np.float32, np.float64):
         return np.cross(a, b, axisa=axis, axisb=axis, axisc=axis)
-    from .blend import _fma         # (blend builds on this package)
     a, b = np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)
     with np.errstate(all="ignore"):
         parts = [_fma(a[..., i], b[..., j], -(a[..., j] * b[..., i]))

@@ -8,6 +8,7 @@ import builtins
 
 import numpy as np
 
+from .._fused_multiply_add import fma as _fma
 from .._type_names import type_name
 from .._warnings import quietly
 from .._dtype import result_type, cpp_name, wrapped_to, checked_number
@@ -435,7 +436,6 @@ def _fused_with_alpha(input, other, alpha, subtract=False):
         if out.ndim > 1 and not (a.flags.c_contiguous and b.flags.c_contiguous and a.shape == b.shape):
             out = laid_out_as_pytorch(out, a, b)
         return out
-    from .blend import _fma           # (blend builds on this module: imported when first needed)
     factor = np.asarray(alpha, dtype)                  # (one number: broadcast by _fma)
     if subtract:
         factor = -factor

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .._fused_multiply_add import fma as _fma
 from .._type_names import type_name
 from .. import _cascade_sum, _dtype, _vectorized_loop
 from .._dtype import from_numpy_dtype
@@ -654,7 +655,6 @@ def _two_norm_of_rows(array, dims, keepdim):
     fused_from = size - (size - whole) % 4
     for index in range(whole, fused_from):
         total = total + rows[..., index] * rows[..., index]
-    from .blend import _fma           # (blend builds on this module: imported when first needed)
     for index in range(fused_from, size):
         total = _fma(rows[..., index], rows[..., index], total)
     value = np.sqrt(total)

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from .. import random as _random
+from .._fused_multiply_add import fma64
 from .._warnings import stacklevel_outside_minigrad
 from .._dtype import cpp_type_name, from_numpy_dtype
 from .inplace import _FillBackward, _fill, check_inplace
@@ -88,7 +89,7 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
     if self._array.dtype.kind != "f":
         raise kernel_not_implemented("log_normal_cpu", self)
     z = _random._single_normals(_random._pick(generator), self._array.size)
-    values = np.exp(_random._avx_mathfun.fma64(z, std, mean))     # (z * std + mean: one fused step)
+    values = np.exp(fma64(z, std, mean))     # (z * std + mean: one fused step)
     return _fill(self, _stored(_in_memory_order(self, values), self._array.dtype), LogNormalBackward0)
 
 

@@ -16,7 +16,7 @@ from .._creation import _leaf
 from .._dtype import cpp_name
 from .._python_arg_parser import invalid_combination
 from ..autograd.grad_mode import no_grad
-from .._avx_mathfun import fma64
+from .._fused_multiply_add import fma64
 from .bessel import _I0_SMALL, _I0_LARGE
 
 

@@ -20,6 +20,7 @@ PyTorch cannot differentiate these gradients again, and neither can minigrad (sa
 """
 import numpy as np
 
+from .._fused_multiply_add import fma
 from .._tensor import Tensor, _wrap
 from .._ops import result
 from .._ops.rounding import _NotImplementedBackward
@@ -78,7 +79,7 @@ class EmbeddingBagBackward0(Node):
         rank = np.arange(len(targets)) - np.repeat(starts, np.diff(np.r_[starts, len(targets)]))
         for k in range(int(rank.max()) + 1 if len(rank) else 0):
             step = rank == k
-            table[targets[step]] = _fused_multiply_add(scale[step], rows[step], table[targets[step]])
+            table[targets[step]] = fma(scale[step], rows[step], table[targets[step]])
         return table
 
     def backward(self, grad):
@@ -100,27 +101,6 @@ class EmbeddingBagBackward0(Node):
         grad_weights = result(dots, _NotImplementedBackward, (grad, weight),
                               _operation="_embedding_bag_per_sample_weights_backward")
         return grad_weight, grad_weights
-
-
-def _fused_multiply_add(a, b, c):
-    """numpy: a * b + c rounded once, as a CPU's fused multiply-add (which numpy does not offer).
-
-    float32: the float64 product of two float32 numbers is exact. float64: the product's
-    rounding error is found exactly by splitting each factor in halves (Dekker's method), and
-    the sum's by Knuth's two-sum; adding them back gives the once-rounded result (but for
-    rare ties)."""
-    if c.dtype == np.float32:
-        return (a.astype(np.float64) * b + c).astype(np.float32)
-    a, b = np.broadcast_arrays(a, b)
-    product = a * b
-    split_a, split_b = a * 134217729.0, b * 134217729.0          # (2 ** 27 + 1)
-    a_high, b_high = split_a - (split_a - a), split_b - (split_b - b)
-    a_low, b_low = a - a_high, b - b_high
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-    total = product + c
-    back = total - product
-    sum_error = (product - (total - back)) + (c - back)
-    return total + (sum_error + product_error)
 
 
 def _bags(offsets, include_last_offset, count):
@@ -223,7 +203,7 @@ def _reduce(table, places, per_sample_weights, spans, mode, padding_idx, fused):
             elif per_sample_weights is None:
                 out[bag] += values
             elif fused:      # (PyTorch's faster float32 kernel adds w * x with one rounding)
-                out[bag] = _fused_multiply_add(per_sample_weights[i], values, out[bag])
+                out[bag] = fma(per_sample_weights[i], values, out[bag])
             else:
                 out[bag] += per_sample_weights[i] * values
             seen = True

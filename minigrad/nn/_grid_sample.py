@@ -25,7 +25,7 @@ import numpy as np
 from ..autograd.graph import Node
 from .._ops import result, several_outputs
 from .._tensor import _wrap
-from .._ops.blend import _fma
+from .._fused_multiply_add import fma as _fma
 from ._affine_grid import _warn_align_corners
 
 _MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}

@@ -14,7 +14,7 @@ comparing with PyTorch.
 """
 import numpy as np
 
-from .._ops.blend import _fma
+from .._fused_multiply_add import fma as _fma
 from .._vectorized_loop import THREADS
 from ._rowwise_moments import fused
 

@@ -18,7 +18,7 @@ loop for little gain), and can differ in the last bit.
 """
 import numpy as np
 
-from .._ops.blend import _fma
+from .._fused_multiply_add import fma as _fma
 
 CHUNK = 16
 LONGEST = 4096

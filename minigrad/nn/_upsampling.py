@@ -29,7 +29,7 @@ import numpy as np
 
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .._ops import result
-from .._ops.blend import _fma
+from .._fused_multiply_add import fma as _fma
 from .._memory_format import channels_last, channels_last_3d, copy_in_format, is_in_format, row_major
 from .._tensor import Tensor
 from . import _upsampling_aa

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from .._ops.blend import _fma
+from .._fused_multiply_add import fma as _fma
 
 _TAPS = {"bilinear": 2, "bicubic": 4, "lanczos": 6}
 

@@ -19,18 +19,9 @@ Nothing here is needed to understand the optimizers: read sgd.py, adam.py, adagr
 """
 import numpy as np
 
-from .._avx_mathfun import fma64
-from .._ops.blend import _fma as _fma_narrow
+from .._fused_multiply_add import fma as _fma      # (a * b + c rounded once, in a's dtype)
 from .._creation import tensor, zeros_like
 from ..random import cpu_capability
-
-
-def _fma(a, b, c):
-    """a * b + c with one rounding, in the dtype of the (same-typed) arguments (float32: exact
-    also where rounding the float64 sum once more would meet a tie, see ``_ops/blend.py``)."""
-    if np.asarray(c).dtype == np.float32:
-        return _fma_narrow(np.asarray(a), b, c)
-    return fma64(a, b, c)
 
 
 _VECTOR_BYTES = 64 if cpu_capability() == "avx512" else 32      # AVX512, else AVX2
