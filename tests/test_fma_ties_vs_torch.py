@@ -3,7 +3,7 @@
 minigrad computes p + alpha * g in float64 (the product is exact there) and rounds the sum
 to float32 once more; that second rounding is only wrong where the float64 sum lies exactly
 halfway between two float32 numbers while the exact sum does not, and there minigrad rounds
-to odd first (``_ops/blend.py``). These inputs make such ties on purpose: p = 1 + 2**-23,
+to odd first (``_fused_multiply_add.py``). These inputs make such ties on purpose: p = 1 + 2**-23,
 alpha = 1 + 2**-23, g = 2**-24 * (1 - 2**-23) gives the exact sum 1 + 2**-23 + 2**-24 - 2**-70,
 just below a tie, which float64 rounds onto the tie (rounding that to even would give
 1 + 2**-22; PyTorch's fused multiply-add gives 1 + 2**-23).
