@@ -34,7 +34,7 @@ from .._ops.inplace import apply_inplace, apply_pointwise_inplace
 from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
-from .._warnings import stacklevel_outside_minigrad
+from .._warnings import quietly, stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy, _nll_sum, _softmax_kernel
 from ..autograd.kernel_writes import kernel_writes
@@ -431,10 +431,16 @@ def _log_softmax_array(array, dim):
     """log_softmax with numpy's exp and log (cross_entropy's fast path)."""
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
+    # inf - inf = nan (a row with inf), silently as in PyTorch: numpy's warnings off (nothing
+    # else here can warn), in the context ``quietly`` keeps, cheaper than entering np.errstate
+    return quietly(_shifted_log_softmax, array, dim)
+
+
+def _shifted_log_softmax(array, dim):
+    """(x - max) - log(sum(exp(x - max))) over ``dim``, with numpy's exp and log."""
     # (the ufuncs' reduce, not the methods .max()/.sum(): the same numbers, without the
     # Python function numpy's methods go through)
-    with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
-        shifted = array - np.maximum.reduce(array, axis=dim, keepdims=True)   # avoids overflow in exp
+    shifted = array - np.maximum.reduce(array, axis=dim, keepdims=True)   # avoids overflow in exp
     shifted -= np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))   # (in place: a new array)
     return shifted
 
