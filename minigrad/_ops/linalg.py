@@ -544,10 +544,11 @@ class AddmmBackward0(Node):
 
 def _check_bias_expands(bias, target):
     """PyTorch first expands the added term to the product's shape; its message if it cannot."""
-    if bias.ndim > len(target):
+    sizes = bias._array.shape           # (the array's: no Size made)
+    if len(sizes) > len(target):
         bias.expand(list(target))       # (refused: more dims than the product, with expand's message)
-    offset = len(target) - bias.ndim
-    for i, size in enumerate(bias.shape):
+    offset = len(target) - len(sizes)
+    for i, size in enumerate(sizes):
         if offset >= 0 and size != 1 and size != target[offset + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target[offset + i]}) must match the existing "
@@ -572,12 +573,13 @@ def addmm(input, mat1, mat2):
     for name, matrix in (("mat1", mat1), ("mat2", mat2)):
         if matrix._array.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {matrix._array.ndim}-D tensor")
-    if mat1.shape[1] != mat2.shape[0]:
+    rows, inner = mat1._array.shape       # (the arrays' shapes: no Size made, no property called)
+    if inner != mat2._array.shape[0]:
         check_history_kept(input, mat1, mat2, saves=((), (2,), (1,)))   # (recorded, then checked)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
-    _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
+    _check_bias_expands(input, (rows, mat2._array.shape[1]))
     _check_not_bool(mat1, "addmm_impl_cpu_")
     # (alpha and beta: shown as grad_fn._saved_alpha / _saved_beta, as PyTorch's node does)
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2),
