@@ -56,7 +56,8 @@ def check_inplace(tensor, overlap_ok=False, others=()):
         )
     # ... and it looks up the history of the other inputs (a lost one raises), all before the
     # kernel's own checks: the memory the others share with the tensor, their shapes, dtypes
-    if others:
+    # (only while recording: under no_grad, as in an optimiser's step, nothing is looked up)
+    if others and _State.enabled:
         check_history_kept(*others)
     # ... then the operation's own: it can't write memory that it sees twice
     if not overlap_ok and _sees_memory_twice(tensor):
@@ -592,8 +593,11 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
     if _FuncTransforms.vmaps:     # inside vmap, a tensor not batched can't take a batched result
         check_inplace_batching(_ARITHMETIC_NAMES[ufunc], tensor, (other,))
     check_inplace(tensor, others=(other,))      # (other's history too: check_history_kept)
-    # (the same counter, read without making one for a tensor never changed: _same_counter)
-    if type(other) is Tensor and (_same_counter(tensor, other) or _shares_memory_unversioned(tensor, other)):
+    # (the same counter, read without making one for a tensor never changed: _same_counter;
+    # two arrays that own their memory share none, as in an update p -= lr * p.grad)
+    if type(other) is Tensor and (tensor._array.base is not None or other._array.base is not None
+                                  or tensor._array is other._array) and (
+            _same_counter(tensor, other) or _shares_memory_unversioned(tensor, other)):
         _check_partial_overlap(tensor, other)
         if _reads_its_own_writes(tensor, other):
             return reading_its_own_writes(

@@ -61,13 +61,31 @@ def _remember_layouts(out, mat1, mat2, names=("self", "mat2"), first_edge=0):
     if node is not None:
         node._mat1_column_major = _column_major(mat1)
         node._mat2_column_major = _column_major(mat2)
-        first, second = names
+        sizes_1, strides_1, sizes_2, strides_2 = _LAYOUT_SETTING_NAMES[names]
         keep_settings(node, {
-            first + "_sym_sizes": mat1._array.shape,
-            first + "_sym_strides": mat1.stride() if node.should_compute_output(first_edge) else (),
-            second + "_sym_sizes": mat2._array.shape,
-            second + "_sym_strides": mat2.stride() if node.should_compute_output(first_edge + 1) else ()})
+            sizes_1: mat1._array.shape,
+            strides_1: _matrix_strides(mat1) if node.should_compute_output(first_edge) else (),
+            sizes_2: mat2._array.shape,
+            strides_2: _matrix_strides(mat2) if node.should_compute_output(first_edge + 1) else ()})
     return out
+
+
+# The settings _remember_layouts keeps, for each way PyTorch names the two matrices (mm's
+# "self" and "mat2", addmm's "mat1" and "mat2"), spelled out once rather than at every product
+_LAYOUT_SETTING_NAMES = {
+    names: tuple(f"{name}_sym_{what}" for name in names for what in ("sizes", "strides"))
+    for names in (("self", "mat2"), ("mat1", "mat2"))}
+
+
+def _matrix_strides(matrix):
+    """``matrix.stride()`` read from its array: the method's argument parsing would cost more
+    than all the rest of a product's bookkeeping. (An empty matrix asks the method, whose
+    rules for the steps numpy gives empty arrays apply to it, see Tensor.stride.)"""
+    array = matrix._array
+    if not array.size:
+        return matrix.stride()
+    step_down, step_right = array.strides
+    return (step_down // array.itemsize, step_right // array.itemsize)
 
 
 def _save_operands(out, a, b):
@@ -180,6 +198,13 @@ def mm(input, mat2):
         check_history_kept(input, mat2, saves=SAVES_OTHER)   # (recorded, then checked)
         bad, which = (input, "self") if input.ndim != 2 else (mat2, "mat2")
         raise RuntimeError(f"{which} must be a matrix\nminigrad hint: got a {bad.ndim}-D tensor")
+    return _matrix_product(input, mat2)
+
+
+def _matrix_product(input, mat2):
+    """mm of two tensors known to be matrices (mm and matmul checked that first): their sizes
+    and dtypes checked, the product computed and recorded."""
+    a, b = input._array, mat2._array
     if a.shape[1] != b.shape[0]:
         check_history_kept(input, mat2, saves=SAVES_OTHER)
         raise RuntimeError(
@@ -386,8 +411,9 @@ def matmul(input, other):
     Gradient: that of the product it becomes, e.g. for mm grad_A = grad @ B^T and grad_B = A^T
     @ grad.
     """
-    _check_tensor(input, "matmul")
-    _check_tensor(other, "matmul")
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):     # (one test, usually)
+        _check_tensor(input, "matmul")
+        _check_tensor(other, "matmul")
     da, db = input._array.ndim, other._array.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
@@ -399,7 +425,7 @@ def matmul(input, other):
     if da == 1 and db == 2:
         return mm(input.unsqueeze(0), other).squeeze_(0)      # (in place, as PyTorch: version 1)
     if da == 2 and db == 2:
-        return mm(input, other)
+        return _matrix_product(input, other)      # (mm without checking again what was checked)
     if da == db == 3:
         # one side is a batch of one matrix and needs a gradient: PyTorch uses it as a
         # matrix (then folds the other side), so its gradient is one matrix product
@@ -518,10 +544,11 @@ class AddmmBackward0(Node):
 
 def _check_bias_expands(bias, target):
     """PyTorch first expands the added term to the product's shape; its message if it cannot."""
-    if bias.ndim > len(target):
+    sizes = bias._array.shape           # (the array's: no Size made)
+    if len(sizes) > len(target):
         bias.expand(list(target))       # (refused: more dims than the product, with expand's message)
-    offset = len(target) - bias.ndim
-    for i, size in enumerate(bias.shape):
+    offset = len(target) - len(sizes)
+    for i, size in enumerate(sizes):
         if offset >= 0 and size != 1 and size != target[offset + i]:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target[offset + i]}) must match the existing "
@@ -546,12 +573,13 @@ def addmm(input, mat1, mat2):
     for name, matrix in (("mat1", mat1), ("mat2", mat2)):
         if matrix._array.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {matrix._array.ndim}-D tensor")
-    if mat1.shape[1] != mat2.shape[0]:
+    rows, inner = mat1._array.shape       # (the arrays' shapes: no Size made, no property called)
+    if inner != mat2._array.shape[0]:
         check_history_kept(input, mat1, mat2, saves=((), (2,), (1,)))   # (recorded, then checked)
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
-    _check_bias_expands(input, (mat1.shape[0], mat2.shape[1]))
+    _check_bias_expands(input, (rows, mat2._array.shape[1]))
     _check_not_bool(mat1, "addmm_impl_cpu_")
     # (alpha and beta: shown as grad_fn._saved_alpha / _saved_beta, as PyTorch's node does)
     out = result(input._array + mat1._array @ mat2._array, AddmmBackward0, (input, mat1, mat2),

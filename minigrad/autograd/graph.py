@@ -26,7 +26,7 @@ from .grad_mode import _State, _GradLayout, _inference_tensors_exist, check_not_
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._functorch import _GradLevels
 from .._warnings import stacklevel_outside_minigrad
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _NEVER_CHANGED
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
 
@@ -814,8 +814,16 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
         except ValueError:      # .grad kept the leaf's shape before a squeeze_/unsqueeze_: PyTorch's error
             _check_broadcast_into(current, _broadcast_shape(current, grad))
             raise
-        current._version_counter[0] += 1
-        _warn_if_layout_differs(current, variable, "sum in place")
+        # (every training step comes here for every parameter: the version counter is read
+        # without the property's call once it exists, and a .grad stepping through memory as
+        # its leaf does, the usual case, needs no look at the layout contract)
+        counter = current._versions
+        if counter is _NEVER_CHANGED:
+            counter = current._version_counter
+        counter[0] += 1
+        if (current._array.strides != variable._array.strides
+                or current._zero_steps is not variable._zero_steps):
+            _warn_if_layout_differs(current, variable, "sum in place")
 
 
 _LAYOUT_WARNED = set()      # which of the two sums warned: PyTorch warns once per process for each

@@ -11,6 +11,7 @@ is skipped before the passing on, so it shifts nothing but also passes nothing o
 import numpy as np
 
 from .._cascade_sum import _block_sums, _running_sum
+from .._warnings import quietly
 
 LEVELS = 8
 
@@ -63,9 +64,9 @@ def nll_sum(values, kept=None):
     if len(values) == 0:
         return values.dtype.type(0)
     step = _step(n)
+    if kept is None:      # (a sum past the dtype's range is inf, silently as in PyTorch: see quietly)
+        return quietly(_sum_every_row_kept, values, step)
     with np.errstate(over="ignore", invalid="ignore"):
-        if kept is None:
-            return _sum_every_row_kept(values, step)
         if n > MOST_ROWS_ONE_BY_ONE:
             return values.sum()
         return _sum_with_rows_skipped(values, np.flatnonzero(kept), step)

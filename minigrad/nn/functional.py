@@ -34,7 +34,7 @@ from .._ops.inplace import apply_inplace, apply_pointwise_inplace
 from .._ops.views import history_first
 from .._ops.inplace_unary import METHODS
 from .._python_arg_parser import checked, PARAMETERS
-from .._warnings import stacklevel_outside_minigrad
+from .._warnings import quietly, stacklevel_outside_minigrad
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from . import _cross_entropy, _nll_sum, _softmax_kernel
 from ..autograd.kernel_writes import kernel_writes
@@ -413,14 +413,14 @@ def _softmax_dim(ndim, dim, name):
 def _check_floating_kernel(input, kernel):
     """PyTorch's activations have kernels for floating dtypes only, and say so naming the kernel
     ('"silu_cpu" not implemented for 'Long'')."""
-    if not input.is_floating_point():
+    if input._array.dtype.kind != "f":      # (is_floating_point(), without the method's call)
         raise kernel_not_implemented(kernel, input)
 
 
 def _check_floating(name, input, dim):
     """softmax of integers: PyTorch has no such kernel (and says so with its kernel's name);
     without elements it runs no kernel, and the empty result keeps the integer dtype."""
-    if not input.is_floating_point() and input._array.size:
+    if input._array.dtype.kind != "f" and input._array.size:     # (not is_floating_point())
         kernel = f"{name}_lastdim_kernel_impl" if dim == max(input.ndim - 1, 0) else \
             f"{name}_kernel_impl"
         raise NotImplementedError(
@@ -431,10 +431,16 @@ def _log_softmax_array(array, dim):
     """log_softmax with numpy's exp and log (cross_entropy's fast path)."""
     if array.size == 0:                  # nothing to normalise (and max() would fail)
         return array.copy()
+    # inf - inf = nan (a row with inf), silently as in PyTorch: numpy's warnings off (nothing
+    # else here can warn), in the context ``quietly`` keeps, cheaper than entering np.errstate
+    return quietly(_shifted_log_softmax, array, dim)
+
+
+def _shifted_log_softmax(array, dim):
+    """(x - max) - log(sum(exp(x - max))) over ``dim``, with numpy's exp and log."""
     # (the ufuncs' reduce, not the methods .max()/.sum(): the same numbers, without the
     # Python function numpy's methods go through)
-    with np.errstate(invalid="ignore"):       # inf - inf = nan (a row with inf), silently
-        shifted = array - np.maximum.reduce(array, axis=dim, keepdims=True)   # avoids overflow in exp
+    shifted = array - np.maximum.reduce(array, axis=dim, keepdims=True)   # avoids overflow in exp
     shifted -= np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))   # (in place: a new array)
     return shifted
 
@@ -638,7 +644,7 @@ def _log_softmax_result(input, dim, compute, dim_as_given=None):
     """log_softmax over ``dim`` (already checked), its values by ``compute(array, dim)``;
     ``dim_as_given`` is what grad_fn._saved_dim shows (``dim`` if None)."""
     _check_floating("log_softmax", input, dim)
-    array = input._array if input.ndim else input._array.reshape(1)
+    array = input._array if input._array.ndim else input._array.reshape(1)
     out = np.asarray(compute(array, dim).reshape(input._array.shape), order="C")
     return save_result(result(out, LogSoftmaxBackward0, (input,), dim=dim,
                               dim_as_given=dim if dim_as_given is None else dim_as_given,
@@ -901,7 +907,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     logp, labels = input._array, target._array     # (checked on the arrays: no Size or dtype made)
     if logp.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
-    _check_not_differentiable("nll_loss_forward", weight=weight)
+    if weight is not None:
+        _check_not_differentiable("nll_loss_forward", weight=weight)
     _cross_entropy.check_class_target_shape(input, target)
     if labels.dtype.type not in (np.int64, np.uint8):
         name = {"signed char": "Char", "unsigned char": "Byte"}.get(
@@ -921,7 +928,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
                            f"{list(target.shape)}")
     if logp.ndim >= 3:
         return _nll_loss_per_position(input, target, weight, ignore_index, reduction)
-    if logp.ndim <= 2:
+    if logp.ndim <= 2 and weight is not None:
         _cross_entropy.check_weight(weight, logp.shape[-1], "")
     _check_floating_kernel(input, "nll_loss_out_frame")
     if weight is not None and weight.dtype != input.dtype:      # (the kernel reads it as input's type)
