@@ -20,7 +20,7 @@ leaf itself rather than its AccumulateGrad node (graph.leaf_edge): the loop then
 adds the gradient into the leaf's ``.grad`` as that node would. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
-import heapq
+from heapq import heappop, heappush
 from sys import getrefcount
 
 import numpy as np
@@ -150,14 +150,18 @@ def topological_order(root_nodes):
     leaf_nodes = {}           # leaf -> its AccumulateGrad, for edges that hold the leaf (graph.leaf_edge)
     shows_nodes = _Anomaly.enabled or bool(_observers)      # every node must be there to be shown
     waiting = {}              # minus the sequence number -> the node found with it, not taken yet
-    heap = []                 # those keys (heapq gives the smallest first: the latest made)
+    heap = []                 # those keys (heappop gives the smallest first: the latest made)
+    root_accumulators = []    # (a leaf's node as a root: it runs first, if nothing sends to it)
     for node in root_nodes:
-        if type(node) is not AccumulateGrad:
+        if type(node) is AccumulateGrad:
+            root_accumulators.append(node)
+        else:
             waiting[-node._sequence_nr] = node
-            heapq.heappush(heap, -node._sequence_nr)
+            heappush(heap, -node._sequence_nr)
+    take = nodes.append       # (looked up once: this loop runs for every node of the graph)
     while heap:
-        node = waiting.pop(heapq.heappop(heap))
-        nodes.append(node)
+        node = waiting.pop(heappop(heap))
+        take(node)
         # (node._next_nodes, read from its fields without a call: see Node)
         for next_node in ((node._next_node_0, node._next_node_1) if len(node._next_nrs) < 3
                           else node._all_next_nodes):
@@ -180,8 +184,10 @@ def topological_order(root_nodes):
             key = -next_node._sequence_nr
             if key not in waiting:
                 waiting[key] = next_node
-                heapq.heappush(heap, key)
-    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in last_sender]
+                heappush(heap, key)
+    if not last_sender and not root_accumulators:
+        return nodes, leaf_nodes                      # (no leaf takes a gradient: nothing to place)
+    order = [node for node in root_accumulators if node not in last_sender] if root_accumulators else []
     taken = 0
     for leaf_node, after in last_sender.items():      # each after the last node sending to it
         order += nodes[taken:after]
