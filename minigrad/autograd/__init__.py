@@ -83,9 +83,14 @@ def _engine_flag(value):
 def _implicit_gradient(out):
     """The starting gradient of a one-element output: ones of its shape and dtype (PyTorch's
     ``ones_like``; a profiler times it under that name)."""
-    # (a 0-d one made by np.array: np.ones is a Python function around two numpy calls)
+    # (made by numpy's C functions: np.ones is a Python function around them that costs
+    # more than the rest of a small graph's start)
     shape, dtype = out._array.shape, out._array.dtype
-    return _wrap(np.array(1, dtype) if shape == () else np.ones(shape, dtype))
+    if shape == ():
+        return _wrap(np.array(1, dtype))
+    ones = np.empty(shape, dtype)
+    ones.fill(1)
+    return _wrap(ones)
 
 
 def _starting_gradients(outputs, grad_outputs):
@@ -136,7 +141,7 @@ def _root_gradients(outputs, grads, fitted=True):
         # unchanged gets a copy of it as .grad (laid out like the leaf, see accumulate_grad),
         # never the gradient itself; autograd.grad of an output with respect to itself hands
         # the very gradient back
-        if grad.dtype is not out.dtype:
+        if grad._array.dtype is not out._array.dtype and grad.dtype is not out.dtype:   # (numpy's first: no call)
             # the engine first casts a starting gradient to its output's dtype, as PyTorch's
             # does: a new tensor of the engine's own, not the caller's
             grad = grad.to(out.dtype)

@@ -20,7 +20,7 @@ leaf itself rather than its AccumulateGrad node (graph.leaf_edge): the loop then
 adds the gradient into the leaf's ``.grad`` as that node would. (PyTorch's engine is
 torch/csrc/autograd/engine.cpp; it is organised the same way.)
 """
-import heapq
+from heapq import heappop, heappush
 from sys import getrefcount
 
 import numpy as np
@@ -30,7 +30,7 @@ from .._tensor import Tensor, _wrap, _NEVER_CHANGED
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
-from .grad_mode import _State, _set_recording
+from .grad_mode import _State
 from .graph import (FREED, FREED_MESSAGE, REFS_OF_A_LOCAL, AccumulateGrad, _view_of_a_temporary,
                     accumulate_into_leaf, grad_accumulator, leaf_edge)
 from .anomaly_mode import _Anomaly, run_node_checked
@@ -38,7 +38,7 @@ from .._ops.reduction import _sum_array
 from .._cascade_sum import pytorch_sum
 from .._ops.shape import _make_view
 from .._ops.pointwise import laid_out_as_pytorch
-from ._graph_task import GraphTask, running_tasks
+from ._graph_task import GraphTask
 
 
 # (numpy keeps one dtype object per built-in type: an `is` test answers for these two)
@@ -57,10 +57,12 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
     """
     root_nodes = list({edge[0]: None for edge, _ in roots})
     order, leaf_nodes = topological_order(root_nodes)  # PyTorch's order, see below
-    plan = CapturePlan(capture, root_nodes, run_captured, single_output=len(roots) == 1)
-    needed, capture_at = plan.needed, plan.capture_at
+    task = GraphTask(root_nodes, order, keep_graph, create_graph)   # what this pass does
+    if capture is not None:                            # autograd.grad: which nodes run (see below)
+        plan_capture(task, capture, run_captured, single_output=len(roots) == 1)
+    needed, capture_at = task.needed, task.capture_at
     buffers = starting_buffers(roots)                  # node -> gradient(s) arrived so far
-    with backward_pass(root_nodes, order, plan, keep_graph, create_graph):
+    with task:                                         # (announced to hooks; records if create_graph)
         for node in order:                             # all its gradients have arrived
             grads = buffers.pop(node, None)            # what arrived, summed (see starting_buffers)
             if node._is_tensor:                        # a leaf without its AccumulateGrad (graph.leaf_edge):
@@ -83,9 +85,9 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
             grads = [grads] if node._num_outputs == 1 else grads or [None] * node._num_outputs
             runs = needed is None or node in needed    # autograd.grad: only nodes leading to an input
             if node._has_hooks:
-                grads = apply_pre_hooks(node, grads, runs, plan)
+                grads = apply_pre_hooks(node, grads, runs, task)
             if capture_at and node in capture_at:
-                plan.capture_gradients(node, grads)
+                task.capture_gradients(node, grads)
             if not runs or (grads[0] is None and all(grad is None for grad in grads)):
                 continue                               # nothing to pass on
             if type(node) is AccumulateGrad and not (node._has_hooks or _Anomaly.enabled or _observers):
@@ -121,7 +123,7 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
                 else:
                     add_to_buffer(buffers, node, next_node, next_nrs[i], grad, create_graph, grad_inputs)
             grad_inputs = grad = None          # the buffers hold them now (PyTorch moves them there)
-    return plan.captured
+    return task.captured
 
 
 # --- the graph: which nodes, in which order -------------------------------------------------
@@ -148,14 +150,18 @@ def topological_order(root_nodes):
     leaf_nodes = {}           # leaf -> its AccumulateGrad, for edges that hold the leaf (graph.leaf_edge)
     shows_nodes = _Anomaly.enabled or bool(_observers)      # every node must be there to be shown
     waiting = {}              # minus the sequence number -> the node found with it, not taken yet
-    heap = []                 # those keys (heapq gives the smallest first: the latest made)
+    heap = []                 # those keys (heappop gives the smallest first: the latest made)
+    root_accumulators = []    # (a leaf's node as a root: it runs first, if nothing sends to it)
     for node in root_nodes:
-        if type(node) is not AccumulateGrad:
+        if type(node) is AccumulateGrad:
+            root_accumulators.append(node)
+        else:
             waiting[-node._sequence_nr] = node
-            heapq.heappush(heap, -node._sequence_nr)
+            heappush(heap, -node._sequence_nr)
+    take = nodes.append       # (looked up once: this loop runs for every node of the graph)
     while heap:
-        node = waiting.pop(heapq.heappop(heap))
-        nodes.append(node)
+        node = waiting.pop(heappop(heap))
+        take(node)
         # (node._next_nodes, read from its fields without a call: see Node)
         for next_node in ((node._next_node_0, node._next_node_1) if len(node._next_nrs) < 3
                           else node._all_next_nodes):
@@ -178,8 +184,10 @@ def topological_order(root_nodes):
             key = -next_node._sequence_nr
             if key not in waiting:
                 waiting[key] = next_node
-                heapq.heappush(heap, key)
-    order = [node for node in root_nodes if type(node) is AccumulateGrad and node not in last_sender]
+                heappush(heap, key)
+    if not last_sender and not root_accumulators:
+        return nodes, leaf_nodes                      # (no leaf takes a gradient: nothing to place)
+    order = [node for node in root_accumulators if node not in last_sender] if root_accumulators else []
     taken = 0
     for leaf_node, after in last_sender.items():      # each after the last node sending to it
         order += nodes[taken:after]
@@ -251,64 +259,26 @@ def starting_buffers(roots):
     return buffers
 
 
-class backward_pass:
-    """While the loop runs: record the backward pass only for ``create_graph``, and
-    announce the pass to the hooks that ask about it (multi-grad hooks, checkpoint)."""
-
-    def __init__(self, root_nodes, order, plan, keep_graph, create_graph):
-        self.create_graph = create_graph
-        self.task = GraphTask(root_nodes, order, plan.needed, plan.capture_at,
-                              is_grad_call=plan.is_grad_call, keep_graph=keep_graph)
-
-    def __enter__(self):
-        self.previous_mode = _State.enabled
-        _set_recording(self.create_graph)
-        running_tasks.push(self.task)
-
-    def __exit__(self, *exc_info):
-        _set_recording(self.previous_mode)
-        running_tasks.pop()
-
-
 # --- autograd.grad and backward(inputs=...): capture instead of accumulate ------------------
 
-class CapturePlan:
-    """Which nodes run, and which incoming gradients are handed back instead of accumulated.
-
-    ``backward()`` runs every node and captures nothing. ``autograd.grad(outputs,
-    inputs)`` runs only the nodes that lead to an input, and returns the gradient
-    arriving at each input's edge instead of putting it into ``.grad``.
-    """
-
-    def __init__(self, capture, root_nodes, run_captured, single_output=False):
-        self.needed = None              # None: every node runs
-        self.capture_at = {}            # node -> [(output_nr, index into captured)]
-        self.captured = None
-        self.is_grad_call = capture is not None and not run_captured
-        self.hooks_only = None          # a node that runs its tensor hooks, nothing more
-        if capture is None:
-            return
-        self.captured = [None] * len(capture)
-        for i, (node, output_nr) in enumerate(capture):
-            self.capture_at.setdefault(node, []).append((output_nr, i))
-        self.needed = nodes_leading_to(root_nodes, list(self.capture_at))
-        if run_captured:
-            self.needed.update(self.capture_at)
-        if single_output and root_nodes[0] not in self.needed:
-            # PyTorch starts the pass of one output at that output's node itself (of several,
-            # at a node above them all, which leads nowhere if none leads to an input): even
-            # when it leads to no input, the tensor hooks of that output (and retain_grad)
-            # see its gradient, as at a captured node
-            self.hooks_only = root_nodes[0]
-
-    def runs(self, node):
-        """Does ``node`` run? With autograd.grad / inputs=..., only nodes leading to an input do."""
-        return self.needed is None or node in self.needed
-
-    def capture_gradients(self, node, grads):
-        """Keep the gradients arriving at ``node`` that the caller asked for."""
-        for output_nr, i in self.capture_at[node]:
-                self.captured[i] = grads[output_nr]
+def plan_capture(task, capture, run_captured, single_output):
+    """Make ``task`` capture the gradients arriving at the edges ``capture`` and run only
+    the nodes that lead to them (``autograd.grad(outputs, inputs)``; ``backward()`` runs
+    every node and captures nothing). ``run_captured``: run the nodes at those edges too."""
+    task.is_grad_call = not run_captured
+    task.captured = [None] * len(capture)
+    capture_at = task.capture_at = {}
+    for i, (node, output_nr) in enumerate(capture):
+        capture_at.setdefault(node, []).append((output_nr, i))
+    task.needed = nodes_leading_to(task.root_nodes, list(capture_at))
+    if run_captured:
+        task.needed.update(capture_at)
+    if single_output and task.root_nodes[0] not in task.needed:
+        # PyTorch starts the pass of one output at that output's node itself (of several,
+        # at a node above them all, which leads nowhere if none leads to an input): even
+        # when it leads to no input, the tensor hooks of that output (and retain_grad)
+        # see its gradient, as at a captured node
+        task.hooks_only = task.root_nodes[0]
 
 
 # --- running one node ------------------------------------------------------------------------
@@ -519,15 +489,15 @@ def _ordered_sum(array, dims, keepdim, in_pass):
 
 # --- hooks -----------------------------------------------------------------------------------
 
-def apply_pre_hooks(node, grads, node_runs, plan):
+def apply_pre_hooks(node, grads, node_runs, task):
     """Tensor hooks, retain_grad and node pre-hooks may inspect or replace incoming gradients.
 
     A node that only has its input gradient captured (autograd.grad) does not
     run, so its own pre-hooks do not fire; tensor hooks and retain_grad do, as they
-    do at the node of a lone output that leads to no input (``plan.hooks_only``).
+    do at the node of a lone output that leads to no input (``task.hooks_only``).
     Any other node that does not run fires nothing.
     """
-    if not node_runs and node not in plan.capture_at and node is not plan.hooks_only:
+    if not node_runs and node not in task.capture_at and node is not task.hooks_only:
         return grads
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
