@@ -35,6 +35,7 @@ from .lu_solve_order import lu_solve_like_pytorch
 from .lu_blocked import lu_in_panels, lu_left_looking_fused, SIZES as lu_in_panels_sizes
 from .._fused_multiply_add import fma as _fma     # (a * b + c rounded once, in the arrays' dtype)
 from .lu_blocked import FUSED_SIZES as lu_left_looking_sizes
+from .lu_blocked import lu_float32_fused, FLOAT32_FUSED_SIZES as lu_float32_fused_sizes
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum
 
@@ -187,7 +188,7 @@ def lu_factor(array):
     time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's
     factors to the bit up to 16 x 16. Beyond, MKL works in panels on AMD's processors, whose
     order lu_blocked follows for float64 matrices of most sizes up to 64 x 64, and
-    left-looking on Intel's, followed up to 24 x 24."""
+    left-looking on Intel's, followed up to 24 x 24 (float64 and float32)."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)
@@ -205,6 +206,11 @@ def lu_factor(array):
         # left-looking: see lu_blocked)
         factor = lu_left_looking_fused if MKL_FUSES_MULTIPLY_ADDS else lu_in_panels
         pivots, info = factor(lu)
+        return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
+                info.reshape(batch))
+    if MKL_FUSES_MULTIPLY_ADDS and m == n and n in lu_float32_fused_sizes and lu.dtype == np.float32:
+        # (on Intel's processors, float32 from 17 x 17 on: a panel of 16 columns, see lu_blocked)
+        pivots, info = lu_float32_fused(lu)
         return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
                 info.reshape(batch))
     one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny
