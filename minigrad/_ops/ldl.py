@@ -24,6 +24,8 @@ from .decompositions import named_result, _register, lapack_layout, check_matric
 from .rounding import _NotImplementedBackward
 from .pointwise import _broadcast_error
 from ..autograd.kernel_writes import kernel_writes
+from .._fused_multiply_add import fma                # (a * b + c rounded once, in the arrays' dtype)
+from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 
 linalg_ldl_factor = named_result("linalg_ldl_factor", ("LD", "pivots"))
 linalg_ldl_factor_ex = named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
@@ -109,15 +111,22 @@ def _eliminate_one(a, k):
         return
     inverse = 1 / a[k, k]
     x = a[k + 1:, k]
-    a[k + 1:, k + 1:] += np.outer(x, -inverse * x)     # (as LAPACK's syr rounds it)
+    if MKL_FUSES_MULTIPLY_ADDS:     # (Intel's processors: each x_i (-x_j / d) added exactly)
+        a[k + 1:, k + 1:] = fma(x[:, None], (-inverse * x)[None, :], a[k + 1:, k + 1:])
+    else:
+        a[k + 1:, k + 1:] += np.outer(x, -inverse * x)     # (as LAPACK's syr rounds it)
     a[k + 1:, k] = inverse * x
 
 
 def _eliminate_two(a, k):
     """A 2 x 2 pivot D = a[k:k+2, k:k+2]: the trailing matrix loses W D^-1 W^T (W = the two
-    columns below D), and W D^-1 is L's two columns; in LAPACK's order of operations."""
+    columns below D), and W D^-1 is L's two columns; in LAPACK's order of operations (on
+    Intel's processors, MKL's: _eliminate_two_fused)."""
     n = a.shape[0]
     if k + 2 >= n:
+        return
+    if MKL_FUSES_MULTIPLY_ADDS:
+        _eliminate_two_fused(a, k)
         return
     d21 = a[k + 1, k]
     d11 = a[k + 1, k + 1] / d21
@@ -128,6 +137,25 @@ def _eliminate_two(a, k):
     wk = d21 * (d11 * first - second)
     wkp1 = d21 * (d22 * second - first)
     a[k + 2:, k + 2:] = a[k + 2:, k + 2:] - np.outer(first, wk) - np.outer(second, wkp1)
+    a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
+
+
+def _eliminate_two_fused(a, k):
+    """_eliminate_two as MKL's kernels on Intel's processors compute it (see mkl_kernels),
+    found by comparing their bits with PyTorch's factors: with d21 = D's entry below the
+    diagonal, d11 = D[1, 1] / d21 and d22 = D[0, 0] / d21 as in LAPACK, but the scale
+    1 / (d11 D[0, 0] - d21) taken at once, its product and difference fused; each row's
+    L entries scale * (d11 w0 - w1) and scale * (d22 w1 - w0), each a fused multiply-add; and
+    the trailing matrix loses w0 l0, then w1 l1, each subtracted exactly."""
+    d21 = a[k + 1, k]
+    d11 = a[k + 1, k + 1] / d21
+    d22 = a[k, k] / d21
+    scale = 1 / fma(d11, a[k, k], -d21)
+    first, second = a[k + 2:, k].copy(), a[k + 2:, k + 1].copy()
+    wk = scale * fma(d11, first, -second)
+    wkp1 = scale * fma(d22, second, -first)
+    trailing = fma(-first[:, None], wk[None, :], a[k + 2:, k + 2:])
+    a[k + 2:, k + 2:] = fma(-second[:, None], wkp1[None, :], trailing)
     a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
 
 
