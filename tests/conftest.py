@@ -129,9 +129,9 @@ LONG_FIRST = (
 # Tests of results PyTorch takes from MKL's LAPACK and vector math compared to the last bit,
 # where minigrad follows only the kernels MKL takes on AMD's processors. MKL picks its kernels
 # by the CPU it runs on: for LU, det, slogdet, solve and inv up to 16 x 16 (float64 LU up to
-# 24 x 24) minigrad follows both kinds (minigrad/_ops/mkl_kernels.py), so those tests must pass
-# everywhere; for these it follows only AMD's: float64 LU from 25 x 25, LDL from 8 x 8, Cholesky, the SVD of singular
-# matrices, erf, sqrt (README: "the bits may change with the CPU"). Where a probe shows that this
+# 24 x 24) and LDL (but for NaN pivots) minigrad follows both kinds (minigrad/_ops/mkl_kernels.py),
+# so those tests must pass everywhere; for these it follows only AMD's: float64 LU from 25 x 25,
+# LDL's NaN pivots, Cholesky, the SVD of singular matrices, erf, sqrt (README: "the bits may change with the CPU"). Where a probe shows that this
 # machine's MKL takes other kernels, these tests still run and report, but as expected
 # failures; everywhere else they must pass.
 CPU_DEPENDENT_KERNELS = (
@@ -140,7 +140,6 @@ CPU_DEPENDENT_KERNELS = (
     "test_linalg_bits_vs_torch.py::test_float64_lu_in_panels_bit_for_bit[40]",
     "test_linalg_bits_vs_torch.py::test_float64_lu_in_panels_bit_for_bit[64]",
     "test_linalg_bits_vs_torch.py::test_float64_lu_in_panels_of_singular_matrices[40]",
-    "test_linalg_more_vs_torch.py::test_ldl_factor_ex_and_solve_bit_for_bit",
     "test_linalg_more_vs_torch.py::test_ldl_factor_with_nan_pivots_as_torch",
     "test_linalg_more_vs_torch.py::test_cond_nuc_of_singular_matrices_as_torch",
     "test_linalg_vs_torch.py::test_results_print_as_torch[cholesky_",
