@@ -35,7 +35,7 @@ from .lu_solve_order import lu_solve_like_pytorch
 from .lu_blocked import lu_in_panels, lu_left_looking_fused, SIZES as lu_in_panels_sizes
 from .._fused_multiply_add import fma as _fma     # (a * b + c rounded once, in the arrays' dtype)
 from .lu_blocked import FUSED_SIZES as lu_left_looking_sizes
-from .lu_blocked import lu_float32_fused, FLOAT32_FUSED_SIZES as lu_float32_fused_sizes
+from .lu_blocked import lu_fused_in_two_panels, TWO_PANEL_SIZES as lu_two_panel_sizes
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum
 
@@ -188,7 +188,7 @@ def lu_factor(array):
     time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's
     factors to the bit up to 16 x 16. Beyond, MKL works in panels on AMD's processors, whose
     order lu_blocked follows for float64 matrices of most sizes up to 64 x 64, and
-    left-looking on Intel's, followed up to 24 x 24 (float64 and float32)."""
+    left-looking on Intel's, followed up to 24 x 24 (float64: and 25 to 32 x 32, 40 x 40)."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)
@@ -208,9 +208,10 @@ def lu_factor(array):
         pivots, info = factor(lu)
         return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
                 info.reshape(batch))
-    if MKL_FUSES_MULTIPLY_ADDS and m == n and n in lu_float32_fused_sizes and lu.dtype == np.float32:
-        # (on Intel's processors, float32 from 17 x 17 on: a panel of 16 columns, see lu_blocked)
-        pivots, info = lu_float32_fused(lu)
+    if MKL_FUSES_MULTIPLY_ADDS and m == n and n in lu_two_panel_sizes.get(lu.dtype, ()):
+        # (on Intel's processors, float32 from 17 x 17 and float64 from 25 x 25: a first panel
+        # of 16 or 24 columns, then the rest, see lu_blocked)
+        pivots, info = lu_fused_in_two_panels(lu)
         return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
                 info.reshape(batch))
     one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny

@@ -34,12 +34,13 @@ size, alone and in batches); odd sizes from 35 x 35 (and 42 x 42) meet the updat
 terms in a peeled row or a short block, whose order is not known yet, and float32 (sgetrf)
 solves its panel rows in another order, so those keep the column-at-a-time order, which
 agrees with PyTorch's factors to rounding. On Intel's processors MKL works otherwise:
-lu_left_looking_fused (float64) and lu_float32_fused (float32) follow it up to 24 x 24.
+lu_left_looking_fused (float64 up to 24 x 24) and lu_fused_in_two_panels (float32 up to
+24 x 24, float64 up to 32 x 32 and 40 x 40) follow it.
 """
 import numpy as np
 
 from .._fused_multiply_add import fma64 as fma      # (a * b + c rounded once, in float64)
-from .._fused_multiply_add import fma as fma32      # (the same in the arrays' dtype: float32)
+from .._fused_multiply_add import fma as fma_any    # (the same in the arrays' dtype)
 
 PANEL = 8
 OUTER_PANEL = 32
@@ -49,13 +50,14 @@ SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
 # (on Intel's processors: the sizes lu_left_looking_fused was checked at; from 25 x 25 on,
 # MKL takes the last column in another order, not found yet)
 FUSED_SIZES = frozenset(range(17, 25))
-# (on Intel's processors, float32: the sizes lu_float32_fused was checked at; from 25 x 25 on,
-# MKL updates the columns after the first 16 in another order, not found yet)
-FLOAT32_FUSED_SIZES = frozenset(range(17, 25))
-FLOAT32_PANEL = 16
-# (the columns the update of the rest takes at a time, in fused multiply-adds; a last group
-# of one or two columns is updated without fusing)
-FLOAT32_UPDATE_COLUMNS = 6
+# (on Intel's processors: the sizes lu_fused_in_two_panels was checked at, and the width of
+# its first panel; for other sizes MKL takes the columns after that panel in orders not found yet)
+TWO_PANEL_SIZES = {np.dtype(np.float32): frozenset(range(17, 25)),
+                   np.dtype(np.float64): frozenset(range(25, 33)) | {40}}
+FIRST_PANEL = {np.dtype(np.float32): 16, np.dtype(np.float64): 24}
+# (the columns the update of the rest takes at a time; a last group of one or two columns is
+# updated without fusing)
+UPDATE_COLUMNS = 6
 
 
 def lu_in_panels(lu):
@@ -104,89 +106,99 @@ def lu_left_looking_fused(lu):
     return pivots, info
 
 
-def lu_float32_fused(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float32, n in FLOAT32_FUSED_SIZES, in place
-    in the order of MKL's sgetrf on Intel's processors (see mkl_kernels); returns the 0-based
-    pivot rows (count, n) and LAPACK's info (count,).
+def lu_fused_in_two_panels(lu):
+    """Factor each matrix of ``lu`` (count, n, n), float32 or float64, n in TWO_PANEL_SIZES of
+    its dtype, in place in the order of MKL's getrf on Intel's processors (see mkl_kernels);
+    returns the 0-based pivot rows (count, n) and LAPACK's info (count,).
 
-    MKL factors the first 16 columns as one panel, left-looking as lu_left_looking_fused
-    does, but with float32's vector width: each dot product above the diagonal in eight
-    running sums (_dot_in_eight_sums). Then the panel's rows right of it (U12 = L11^-1 A12)
-    are solved row by row, each earlier row's term subtracted from the whole row exactly,
-    one at a time; the rest of the matrix gets A22 - L21 U12 (_update_rest_float32); and
-    the last n - 16 columns are factored as a panel of their own, with the terms from
-    column 16 on. Found by rebuilding every entry of PyTorch's factors from the entries it
-    depends on; checked on 500 random matrices of every size in FLOAT32_FUSED_SIZES."""
+    MKL factors the first columns (FIRST_PANEL: 16 of float32, 24 of float64) as one panel,
+    left-looking as lu_left_looking_fused does, each dot product above the diagonal in a
+    vector loop of 32 bytes (_dot_in_lanes). Then the panel's rows right of it
+    (U12 = L11^-1 A12) are solved row by row, each earlier row's term subtracted from the
+    whole row exactly, one at a time; the rest of the matrix gets A22 - L21 U12
+    (_update_rest_fused); and the remaining columns are factored as a panel of their own,
+    with the terms from the first column after the panel on. Found by rebuilding every entry
+    of PyTorch's factors from the entries it depends on; checked on 500 random matrices of
+    each float32 size and 100 of each float64 size."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
     info = np.zeros(count, dtype=np.int32)
-    panel_end = min(n, FLOAT32_PANEL)
+    panel_end = min(n, FIRST_PANEL[lu.dtype])
     with np.errstate(all="ignore"):
         _factor_panel_fused(lu, 0, panel_end, pivots, info)
         if panel_end < n:
             for i in range(1, panel_end):            # U12, a row at a time
                 for k in range(i):
-                    lu[:, i, panel_end:] = fma32(-lu[:, i, k, None], lu[:, k, panel_end:],
-                                                 lu[:, i, panel_end:])
-            _update_rest_float32(lu, panel_end)
+                    lu[:, i, panel_end:] = fma_any(-lu[:, i, k, None], lu[:, k, panel_end:],
+                                                   lu[:, i, panel_end:])
+            _update_rest_fused(lu, panel_end)
             _factor_panel_fused(lu, panel_end, n, pivots, info)
     return pivots, info
 
 
 def _factor_panel_fused(lu, start, end, pivots, info):
-    """The columns start..end-1 of a float32 matrix left-looking, with the terms from column
-    ``start`` on: above the diagonal ``x - (l . u)`` (_dot_in_eight_sums), on and below it
-    each term subtracted exactly, one at a time; then the pivot."""
+    """The columns start..end-1 left-looking, with the terms from column ``start`` on: above
+    the diagonal ``x - (l . u)`` (_dot_in_lanes), on and below it each term subtracted exactly,
+    one at a time; then the pivot."""
     for j in range(start, end):
         for i in range(start + 1, j):
-            lu[:, i, j] = lu[:, i, j] - _dot_in_eight_sums(lu[:, i, start:i], lu[:, start:i, j])
+            lu[:, i, j] = lu[:, i, j] - _dot_in_lanes(lu[:, i, start:i], lu[:, start:i, j])
         for k in range(start, j):
-            lu[:, j:, j] = fma32(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
+            lu[:, j:, j] = fma_any(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
         _pivot_and_scale(lu, j, pivots, info)
 
 
-def _dot_in_eight_sums(l, u):
-    """The sum of l_k u_k over the last dim, as a vector loop of eight float32 lanes with fused
-    multiply-adds: lane q takes terms q, q + 8, ... (the first rounded, each later one added
-    exactly); then the lanes are added as the processor's horizontal add does: neighbours
-    first, then the four pair sums as (1st + 3rd) + (2nd + 4th)."""
-    terms = l.shape[-1]
-    lanes = []
-    for lane in range(8):
+def _dot_in_lanes(l, u):
+    """The sum of l_k u_k over the last dim, as a vector loop of 32 bytes with fused
+    multiply-adds (four float64 lanes, eight float32 ones): lane q takes terms q, q + lanes,
+    ... (the first rounded, each later one added exactly); then the lanes are added as the
+    processor's horizontal add does: neighbours first, then the halves of what is left
+    (for eight: (1st + 3rd) + (2nd + 4th) of the four pair sums)."""
+    terms, lanes = l.shape[-1], 32 // l.dtype.itemsize
+    sums = []
+    for lane in range(lanes):
         if lane >= terms:                             # (an empty lane holds 0)
-            lanes.append(np.zeros_like(l[:, 0]))
+            sums.append(np.zeros_like(l[:, 0]))
             continue
         total = l[:, lane] * u[:, lane]
-        for k in range(lane + 8, terms, 8):
-            total = fma32(l[:, k], u[:, k], total)
-        lanes.append(total)
-    pairs = [lanes[q] + lanes[q + 1] for q in range(0, 8, 2)]
-    return (pairs[0] + pairs[2]) + (pairs[1] + pairs[3])
+        for k in range(lane + lanes, terms, lanes):
+            total = fma_any(l[:, k], u[:, k], total)
+        sums.append(total)
+    sums = [sums[q] + sums[q + 1] for q in range(0, lanes, 2)]
+    while len(sums) > 1:
+        half = len(sums) // 2
+        sums = [sums[q] + sums[q + half] for q in range(half)]
+    return sums[0]
 
 
-def _update_rest_float32(lu, panel_end):
-    """A22 -= L21 U12 for a float32 matrix: each entry's terms in two running sums (the even
-    ones and the odd ones; each sum's first term rounded), added, then subtracted from the
-    entry. The columns in groups of FLOAT32_UPDATE_COLUMNS, and a last group of three or more
-    columns, take the later terms through fused multiply-adds; a last group of one or two
-    columns multiplies and adds with a rounding each."""
+def _update_rest_fused(lu, panel_end):
+    """A22 -= L21 U12 after the first panel: each entry's terms summed in running sums (each
+    sum's first term rounded), which are added, then subtracted from the entry. The columns
+    in groups of UPDATE_COLUMNS, and a last group of three or more, take their later terms
+    through fused multiply-adds, in two running sums (the even terms and the odd ones), but
+    in one when a float64 matrix has five or more columns left; a last group of one or two
+    columns takes two running sums that multiply and add with a rounding each."""
     n = lu.shape[-1]
     columns = n - panel_end
-    unfused_from = n - columns % FLOAT32_UPDATE_COLUMNS if columns % FLOAT32_UPDATE_COLUMNS <= 2 else n
+    leftover = columns % UPDATE_COLUMNS
+    unfused_from = n - leftover if leftover <= 2 else n
+    one_sum = lu.dtype == np.float64 and columns >= 5
+    groups = ((panel_end, unfused_from, True, 1 if one_sum else 2), (unfused_from, n, False, 2))
     L21 = lu[:, panel_end:, :panel_end]
-    for first, stop, fused in ((panel_end, unfused_from, True), (unfused_from, n, False)):
+    for first, stop, fused, running_sums in groups:
         if stop <= first:
             continue
         U12 = lu[:, :panel_end, first:stop]
-        sums = [None, None]
+        sums = [None] * running_sums
         for k in range(panel_end):
             l, u = L21[:, :, k, None], U12[:, None, k, :]
-            half = k % 2
-            if sums[half] is None:
-                sums[half] = l * u
+            which = k % running_sums
+            if sums[which] is None:
+                sums[which] = l * u
             else:
-                sums[half] = fma32(l, u, sums[half]) if fused else sums[half] + l * u
-        lu[:, panel_end:, first:stop] = lu[:, panel_end:, first:stop] - (sums[0] + sums[1])
+                sums[which] = fma_any(l, u, sums[which]) if fused else sums[which] + l * u
+        total = sums[0] if running_sums == 1 else sums[0] + sums[1]
+        lu[:, panel_end:, first:stop] = lu[:, panel_end:, first:stop] - total
 
 
 def _dot_in_four_sums(l, u):
