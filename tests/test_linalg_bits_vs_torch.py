@@ -142,7 +142,7 @@ def test_slogdet_gradient_bit_for_bit(n, by_columns, dtype):
 
 
 # (from 17 x 17 MKL's dgetrf works in panels of 8 and 32 columns: minigrad._ops.lu_blocked.SIZES)
-@pytest.mark.parametrize("n", [17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 31, 32, 33, 40, 64])
+@pytest.mark.parametrize("n", [17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 31, 32, 33, 40, 48, 64])
 def test_float64_lu_in_panels_bit_for_bit(n):
     rng = np.random.default_rng(70 + n)
     for a in _matrices((3, n, n), "float64", 2, seed=70 + n):
@@ -158,7 +158,7 @@ def test_float64_lu_in_panels_bit_for_bit(n):
                        minigrad.linalg.solve(M[0], minigrad.from_numpy(b)))
 
 
-@pytest.mark.parametrize("n", [17, 21, 26, 31, 40])
+@pytest.mark.parametrize("n", [17, 21, 26, 31, 40, 50])
 def test_float64_lu_in_panels_of_singular_matrices(n):
     a = np.random.default_rng(n).standard_normal((n, n))
     a[:, 3] = 0                                  # (an exact 0 pivot inside the first panel)
@@ -171,11 +171,11 @@ def test_float64_lu_in_panels_of_singular_matrices(n):
             _same_bits(t, m)
 
 
-# (on Intel's processors MKL's sgetrf factors float32 from 17 x 17 in a panel of 16 columns:
-# minigrad._ops.lu_blocked.lu_fused_in_two_panels; elsewhere it takes an order not followed yet)
+# (on Intel's processors MKL's sgetrf factors float32 from 17 x 17 in panels of 16 columns:
+# minigrad._ops.lu_blocked.lu_fused_in_panels; elsewhere it takes an order not followed yet)
 @pytest.mark.xfail(not MKL_FUSES_MULTIPLY_ADDS, strict=False,
                    reason="float32 LU from 17 x 17 follows the fused kernels of Intel's processors only")
-@pytest.mark.parametrize("n", range(17, 25))
+@pytest.mark.parametrize("n", list(range(17, 26)) + [28, 29, 31, 32])
 def test_float32_lu_with_fused_kernels_bit_for_bit(n):
     rng = np.random.default_rng(90 + n)
     a = rng.standard_normal((4, n, n)).astype(np.float32)

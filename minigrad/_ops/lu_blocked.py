@@ -34,8 +34,7 @@ size, alone and in batches); odd sizes from 35 x 35 (and 42 x 42) meet the updat
 terms in a peeled row or a short block, whose order is not known yet, and float32 (sgetrf)
 solves its panel rows in another order, so those keep the column-at-a-time order, which
 agrees with PyTorch's factors to rounding. On Intel's processors MKL works otherwise:
-lu_left_looking_fused (float64 up to 24 x 24) and lu_fused_in_two_panels (float32 up to
-24 x 24, float64 up to 32 x 32 and 40 x 40) follow it.
+lu_fused_in_panels follows it (float32 up to 32 x 32, float64 up to 64 x 64).
 """
 import numpy as np
 
@@ -47,17 +46,14 @@ OUTER_PANEL = 32
 # (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
 # update of 32 terms in a peeled row or a short block, whose order is not known yet)
 SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
-# (on Intel's processors: the sizes lu_left_looking_fused was checked at; from 25 x 25 on,
-# MKL takes the last column in another order, not found yet)
-FUSED_SIZES = frozenset(range(17, 25))
-# (on Intel's processors: the sizes lu_fused_in_two_panels was checked at, and the width of
-# its first panel; for other sizes MKL takes the columns after that panel in orders not found yet)
-TWO_PANEL_SIZES = {np.dtype(np.float32): frozenset(range(17, 25)),
-                   np.dtype(np.float64): frozenset(range(25, 33)) | {40}}
-FIRST_PANEL = {np.dtype(np.float32): 16, np.dtype(np.float64): 24}
-# (the columns the update of the rest takes at a time; a last group of one or two columns is
-# updated without fusing)
+# (on Intel's processors: the sizes lu_fused_in_panels was checked at, and its panels' width;
+# float32 from 33 x 33 on takes its columns past the 32nd in an order not found yet)
+FUSED_PANEL_SIZES = {np.dtype(np.float32): frozenset(range(17, 33)),
+                     np.dtype(np.float64): frozenset(range(17, 65))}
+FUSED_PANEL = {np.dtype(np.float32): 16, np.dtype(np.float64): 24}
+# (the update of the rest takes the columns 6 at a time, and the rows 64 bytes at a time)
 UPDATE_COLUMNS = 6
+UPDATE_ROW_BYTES = 64
 
 
 def lu_in_panels(lu):
@@ -81,65 +77,40 @@ def lu_in_panels(lu):
     return pivots, info
 
 
-def lu_left_looking_fused(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float64, n in FUSED_SIZES, in place in the
-    order of MKL's kernels on Intel's processors (see mkl_kernels); returns the 0-based pivot
-    rows (count, n) and LAPACK's info (count,).
+def lu_fused_in_panels(lu):
+    """Factor each matrix of ``lu`` (count, n, n), float32 or float64, n in FUSED_PANEL_SIZES
+    of its dtype, in place in the order of MKL's getrf on Intel's processors (see
+    mkl_kernels); returns the 0-based pivot rows (count, n) and LAPACK's info (count,).
 
-    Those kernels work left-looking, a column at a time, and fuse each multiply and add:
-    column j's part above the diagonal is solved row by row, each entry ``x - (l . u)`` with
-    the dot product of all earlier terms taken in four running sums (terms 0, 4, 8, ... in
-    the first: the first term rounded, each later one added exactly), added up as
-    (1st + 2nd) + (3rd + 4th); its part on and below the diagonal gets each earlier term
-    subtracted exactly, one at a time, in order; then the pivot. Found, as the rules above,
-    by rebuilding every entry of PyTorch's factors; checked on every size in FUSED_SIZES."""
+    MKL works in panels of FUSED_PANEL columns (16 of float32, 24 of float64). Each panel is
+    factored left-looking, a column at a time, with the terms from the panel's first column
+    on (_factor_panel_fused), fusing each multiply and add. Then the panel's rows right of it (U12 = L11^-1 A12) are solved row by
+    row, each earlier row's term subtracted from the whole row exactly, one at a time; the
+    rest of the matrix gets A22 - L21 U12 (_update_rest_fused); and the next panel follows.
+    Found by rebuilding every entry of PyTorch's factors from the entries it depends on;
+    checked on 100 random matrices and more of every size in FUSED_PANEL_SIZES."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
     info = np.zeros(count, dtype=np.int32)
+    width = FUSED_PANEL[lu.dtype]
     with np.errstate(all="ignore"):
-        for j in range(n):
-            for i in range(1, j):
-                lu[:, i, j] = lu[:, i, j] - _dot_in_four_sums(lu[:, i, :i], lu[:, :i, j])
-            for k in range(j):
-                lu[:, j:, j] = fma(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
-            _pivot_and_scale(lu, j, pivots, info)
-    return pivots, info
-
-
-def lu_fused_in_two_panels(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float32 or float64, n in TWO_PANEL_SIZES of
-    its dtype, in place in the order of MKL's getrf on Intel's processors (see mkl_kernels);
-    returns the 0-based pivot rows (count, n) and LAPACK's info (count,).
-
-    MKL factors the first columns (FIRST_PANEL: 16 of float32, 24 of float64) as one panel,
-    left-looking as lu_left_looking_fused does, each dot product above the diagonal in a
-    vector loop of 32 bytes (_dot_in_lanes). Then the panel's rows right of it
-    (U12 = L11^-1 A12) are solved row by row, each earlier row's term subtracted from the
-    whole row exactly, one at a time; the rest of the matrix gets A22 - L21 U12
-    (_update_rest_fused); and the remaining columns are factored as a panel of their own,
-    with the terms from the first column after the panel on. Found by rebuilding every entry
-    of PyTorch's factors from the entries it depends on; checked on 500 random matrices of
-    each float32 size and 100 of each float64 size."""
-    count, n = lu.shape[0], lu.shape[-1]
-    pivots = np.zeros((count, n), dtype=np.int64)
-    info = np.zeros(count, dtype=np.int32)
-    panel_end = min(n, FIRST_PANEL[lu.dtype])
-    with np.errstate(all="ignore"):
-        _factor_panel_fused(lu, 0, panel_end, pivots, info)
-        if panel_end < n:
-            for i in range(1, panel_end):            # U12, a row at a time
-                for k in range(i):
-                    lu[:, i, panel_end:] = fma_any(-lu[:, i, k, None], lu[:, k, panel_end:],
-                                                   lu[:, i, panel_end:])
-            _update_rest_fused(lu, panel_end)
-            _factor_panel_fused(lu, panel_end, n, pivots, info)
+        for start in range(0, n, width):
+            end = min(start + width, n)
+            _factor_panel_fused(lu, start, end, pivots, info)
+            if end == n:
+                break
+            for i in range(start + 1, end):          # U12, a row at a time
+                for k in range(start, i):
+                    lu[:, i, end:] = fma_any(-lu[:, i, k, None], lu[:, k, end:], lu[:, i, end:])
+            _update_rest_fused(lu, start, end)
     return pivots, info
 
 
 def _factor_panel_fused(lu, start, end, pivots, info):
-    """The columns start..end-1 left-looking, with the terms from column ``start`` on: above
-    the diagonal ``x - (l . u)`` (_dot_in_lanes), on and below it each term subtracted exactly,
-    one at a time; then the pivot."""
+    """The columns start..end-1 left-looking, with the terms from column ``start`` on: column
+    j's part above the diagonal is solved row by row, each entry ``x - (l . u)`` with the dot
+    product in a vector loop (_dot_in_lanes); its part on and below the diagonal gets each
+    earlier term subtracted exactly, one at a time, in order; then the pivot."""
     for j in range(start, end):
         for i in range(start + 1, j):
             lu[:, i, j] = lu[:, i, j] - _dot_in_lanes(lu[:, i, start:i], lu[:, start:i, j])
@@ -171,50 +142,42 @@ def _dot_in_lanes(l, u):
     return sums[0]
 
 
-def _update_rest_fused(lu, panel_end):
-    """A22 -= L21 U12 after the first panel: each entry's terms summed in running sums (each
-    sum's first term rounded), which are added, then subtracted from the entry. The columns
-    in groups of UPDATE_COLUMNS, and a last group of three or more, take their later terms
-    through fused multiply-adds, in two running sums (the even terms and the odd ones), but
-    in one when a float64 matrix has five or more columns left; a last group of one or two
-    columns takes two running sums that multiply and add with a rounding each."""
+def _update_rest_fused(lu, start, end):
+    """A22 -= L21 U12 after the panel of columns start..end-1, in blocks as MKL's kernel takes
+    them: the columns 6 at a time (UPDATE_COLUMNS; fewer than 6 make one block, and so do the
+    1 to 5 left over), the rows 64 bytes at a time (8 float64s, 16 float32s; as many as there
+    are, if no more than that). Each entry's terms are summed in running sums (each sum's
+    first term rounded, each later one added exactly), which are added, then subtracted from
+    the entry: one running sum, but two (the even terms and the odd ones) in a block of three
+    columns or of at most 32 bytes of rows; a block of one or two columns takes two running
+    sums that multiply and add with a rounding each."""
     n = lu.shape[-1]
-    columns = n - panel_end
-    leftover = columns % UPDATE_COLUMNS
-    unfused_from = n - leftover if leftover <= 2 else n
-    one_sum = lu.dtype == np.float64 and columns >= 5
-    groups = ((panel_end, unfused_from, True, 1 if one_sum else 2), (unfused_from, n, False, 2))
-    L21 = lu[:, panel_end:, :panel_end]
-    for first, stop, fused, running_sums in groups:
-        if stop <= first:
-            continue
-        U12 = lu[:, :panel_end, first:stop]
-        sums = [None] * running_sums
-        for k in range(panel_end):
-            l, u = L21[:, :, k, None], U12[:, None, k, :]
-            which = k % running_sums
-            if sums[which] is None:
-                sums[which] = l * u
-            else:
-                sums[which] = fma_any(l, u, sums[which]) if fused else sums[which] + l * u
-        total = sums[0] if running_sums == 1 else sums[0] + sums[1]
-        lu[:, panel_end:, first:stop] = lu[:, panel_end:, first:stop] - total
-
-
-def _dot_in_four_sums(l, u):
-    """The sum of l_k u_k over the last dim, as a vector loop of four lanes with fused
-    multiply-adds: lane q takes terms q, q + 4, ...; then the lanes added pairwise."""
-    terms = l.shape[-1]
-    lanes = []
-    for lane in range(min(4, terms)):
-        total = l[:, lane] * u[:, lane]
-        for k in range(lane + 4, terms, 4):
-            total = fma(l[:, k], u[:, k], total)
-        lanes.append(total)
-    while len(lanes) > 1:
-        lanes = [lanes[t] + lanes[t + 1] if t + 1 < len(lanes) else lanes[t]
-                 for t in range(0, len(lanes), 2)]
-    return lanes[0]
+    rows_at_a_time = UPDATE_ROW_BYTES // lu.dtype.itemsize
+    row_count = column_count = n - end
+    if row_count > rows_at_a_time:
+        row_blocks = [(r, min(r + rows_at_a_time, n)) for r in range(end, n, rows_at_a_time)]
+    else:
+        row_blocks = [(end, n)]
+    column_blocks = [(c, min(c + UPDATE_COLUMNS, n)) for c in range(end, n, UPDATE_COLUMNS)]
+    for row_first, row_stop in row_blocks:
+        few_rows = row_stop - row_first <= rows_at_a_time // 2
+        for column_first, column_stop in column_blocks:
+            columns = column_stop - column_first
+            fused = columns > 2
+            running_sums = 2 if columns <= 3 or few_rows else 1
+            L21 = lu[:, row_first:row_stop, start:end]
+            U12 = lu[:, start:end, column_first:column_stop]
+            sums = [None] * running_sums
+            for k in range(end - start):
+                l, u = L21[:, :, k, None], U12[:, None, k, :]
+                which = k % running_sums
+                if sums[which] is None:
+                    sums[which] = l * u
+                else:
+                    sums[which] = fma_any(l, u, sums[which]) if fused else sums[which] + l * u
+            total = sums[0] if running_sums == 1 else sums[0] + sums[1]
+            block = (slice(None), slice(row_first, row_stop), slice(column_first, column_stop))
+            lu[block] = lu[block] - total
 
 
 def _factor_panel(lu, start, end, pivots, info):
