@@ -187,7 +187,7 @@ def lu_factor(array):
     time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's
     factors to the bit up to 16 x 16. Beyond, MKL works in panels on AMD's processors, whose
     order lu_blocked follows for float64 matrices of most sizes up to 64 x 64, and
-    on Intel's, followed up to 64 x 64 (float64) and 32 x 32 (float32)."""
+    on Intel's, followed up to 64 x 64 (float64 and float32)."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)
@@ -252,7 +252,8 @@ def _det_from_lu(lu, pivots):
     (so a singular matrix's determinant may be -0.0, as in PyTorch)."""
     swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
     sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype)
-    return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
+    with np.errstate(over="ignore", under="ignore"):    # (inf or 0 as LAPACK's product, silently)
+        return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
 
 
 def _slogdet_from_lu(lu, pivots):

@@ -34,7 +34,7 @@ size, alone and in batches); odd sizes from 35 x 35 (and 42 x 42) meet the updat
 terms in a peeled row or a short block, whose order is not known yet, and float32 (sgetrf)
 solves its panel rows in another order, so those keep the column-at-a-time order, which
 agrees with PyTorch's factors to rounding. On Intel's processors MKL works otherwise:
-lu_fused_in_panels follows it (float32 up to 32 x 32, float64 up to 64 x 64).
+lu_fused_in_panels follows it (float32 and float64 up to 64 x 64).
 """
 import numpy as np
 
@@ -46,11 +46,12 @@ OUTER_PANEL = 32
 # (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
 # update of 32 terms in a peeled row or a short block, whose order is not known yet)
 SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
-# (on Intel's processors: the sizes lu_fused_in_panels was checked at, and its panels' width;
-# float32 from 33 x 33 on takes its columns past the 32nd in an order not found yet)
-FUSED_PANEL_SIZES = {np.dtype(np.float32): frozenset(range(17, 33)),
+# (on Intel's processors: the sizes lu_fused_in_panels was checked at, its panels' width, and
+# the width of the outer panels of float32, inside which its panels update only their columns)
+FUSED_PANEL_SIZES = {np.dtype(np.float32): frozenset(range(17, 65)),
                      np.dtype(np.float64): frozenset(range(17, 65))}
 FUSED_PANEL = {np.dtype(np.float32): 16, np.dtype(np.float64): 24}
+FUSED_OUTER_PANEL = {np.dtype(np.float32): 32, np.dtype(np.float64): None}
 # (the update of the rest takes the columns 6 at a time, and the rows 64 bytes at a time)
 UPDATE_COLUMNS = 6
 UPDATE_ROW_BYTES = 64
@@ -84,26 +85,39 @@ def lu_fused_in_panels(lu):
 
     MKL works in panels of FUSED_PANEL columns (16 of float32, 24 of float64). Each panel is
     factored left-looking, a column at a time, with the terms from the panel's first column
-    on (_factor_panel_fused), fusing each multiply and add. Then the panel's rows right of it (U12 = L11^-1 A12) are solved row by
-    row, each earlier row's term subtracted from the whole row exactly, one at a time; the
-    rest of the matrix gets A22 - L21 U12 (_update_rest_fused); and the next panel follows.
+    on (_factor_panel_fused), fusing each multiply and add. Then the panel's rows right of it
+    (U12 = L11^-1 A12) are solved row by row, each earlier row's term subtracted from the
+    whole row exactly, one at a time; the rest of the matrix gets A22 - L21 U12
+    (_update_rest_fused); and the next panel follows. float32 works so inside outer panels
+    of 32 columns (FUSED_OUTER_PANEL), whose panels solve and update only the outer panel's
+    columns; the outer panel then does the same for the columns right of it.
     Found by rebuilding every entry of PyTorch's factors from the entries it depends on;
     checked on 100 random matrices and more of every size in FUSED_PANEL_SIZES."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
     info = np.zeros(count, dtype=np.int32)
-    width = FUSED_PANEL[lu.dtype]
+    width, outer_width = FUSED_PANEL[lu.dtype], FUSED_OUTER_PANEL[lu.dtype] or n
     with np.errstate(all="ignore"):
-        for start in range(0, n, width):
-            end = min(start + width, n)
-            _factor_panel_fused(lu, start, end, pivots, info)
-            if end == n:
-                break
-            for i in range(start + 1, end):          # U12, a row at a time
-                for k in range(start, i):
-                    lu[:, i, end:] = fma_any(-lu[:, i, k, None], lu[:, k, end:], lu[:, i, end:])
-            _update_rest_fused(lu, start, end)
+        for outer in range(0, n, outer_width):
+            outer_end = min(outer + outer_width, n)
+            for start in range(outer, outer_end, width):
+                end = min(start + width, outer_end)
+                _factor_panel_fused(lu, start, end, pivots, info)
+                if end < outer_end:
+                    _solve_and_update_fused(lu, start, end, outer_end)
+            if outer_end < n:
+                _solve_and_update_fused(lu, outer, outer_end, n)
     return pivots, info
+
+
+def _solve_and_update_fused(lu, start, end, stop):
+    """After the panel of columns start..end-1: its rows in the columns end..stop-1 solved
+    (U12 = L11^-1 A12), row by row, each earlier row's term subtracted exactly, one at a time;
+    then the rows below it in those columns updated (_update_rest_fused)."""
+    for i in range(start + 1, end):
+        for k in range(start, i):
+            lu[:, i, end:stop] = fma_any(-lu[:, i, k, None], lu[:, k, end:stop], lu[:, i, end:stop])
+    _update_rest_fused(lu, start, end, stop)
 
 
 def _factor_panel_fused(lu, start, end, pivots, info):
@@ -142,8 +156,9 @@ def _dot_in_lanes(l, u):
     return sums[0]
 
 
-def _update_rest_fused(lu, start, end):
-    """A22 -= L21 U12 after the panel of columns start..end-1, in blocks as MKL's kernel takes
+def _update_rest_fused(lu, start, end, stop):
+    """A22 -= L21 U12 after the panel of columns start..end-1, for the rows after it and the
+    columns end..stop-1, in blocks as MKL's kernel takes
     them: the columns 6 at a time (UPDATE_COLUMNS; fewer than 6 make one block, and so do the
     1 to 5 left over), the rows 64 bytes at a time (8 float64s, 16 float32s; as many as there
     are, if no more than that). Each entry's terms are summed in running sums (each sum's
@@ -153,12 +168,11 @@ def _update_rest_fused(lu, start, end):
     sums that multiply and add with a rounding each."""
     n = lu.shape[-1]
     rows_at_a_time = UPDATE_ROW_BYTES // lu.dtype.itemsize
-    row_count = column_count = n - end
-    if row_count > rows_at_a_time:
+    if n - end > rows_at_a_time:
         row_blocks = [(r, min(r + rows_at_a_time, n)) for r in range(end, n, rows_at_a_time)]
     else:
         row_blocks = [(end, n)]
-    column_blocks = [(c, min(c + UPDATE_COLUMNS, n)) for c in range(end, n, UPDATE_COLUMNS)]
+    column_blocks = [(c, min(c + UPDATE_COLUMNS, stop)) for c in range(end, stop, UPDATE_COLUMNS)]
     for row_first, row_stop in row_blocks:
         few_rows = row_stop - row_first <= rows_at_a_time // 2
         for column_first, column_stop in column_blocks:
