@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import minigrad
+from minigrad._ops.mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 
 from conftest import import_torch
 
@@ -58,6 +59,31 @@ def test_ldl_factor_ex_and_solve_bit_for_bit(index, dtype):
         assert str(ours.dtype) == str(theirs.dtype) and tuple(ours.shape) == tuple(theirs.shape)
         assert ours.stride() == theirs.stride()
         np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+# (on Intel's processors MKL fuses the updates of its Bunch-Kaufman steps and of its solve:
+# minigrad._ops.ldl)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [3, 5, 8, 12, 24])
+def test_ldl_factor_and_solve_of_random_matrices_bit_for_bit(n, dtype):
+    if n > 8 and not MKL_FUSES_MULTIPLY_ADDS:
+        pytest.xfail("LDL past 8 x 8 is checked with the fused kernels of Intel's processors only")
+    torch = import_torch()
+    rng = np.random.default_rng(80 + n)
+    for _ in range(4):
+        x = rng.standard_normal((n, n))
+        y = rng.standard_normal((n, n))
+        y[np.diag_indices(n)] *= 0.01                # (small diagonals: 2 x 2 pivots and swaps)
+        z = rng.integers(-3, 4, (n, n)).astype(float)  # (ties between equal magnitudes)
+        for A in (x + x.T, y + y.T, z + z.T):
+            A = A.astype(dtype)
+            B = rng.standard_normal((n, 3)).astype(dtype)
+            ours = minigrad.linalg.ldl_factor_ex(minigrad.tensor(A))
+            theirs = torch.linalg.ldl_factor_ex(torch.tensor(A))
+            for a, b in zip(ours, theirs):
+                assert a.numpy().tobytes() == b.numpy().tobytes()
+            X = minigrad.linalg.ldl_solve(ours.LD, ours.pivots, minigrad.tensor(B))
+            assert X.numpy().tobytes() == torch.linalg.ldl_solve(theirs.LD, theirs.pivots, torch.tensor(B)).numpy().tobytes()
 
 
 def test_ldl_factor_reads_the_lower_triangle_and_batches_as_torch():

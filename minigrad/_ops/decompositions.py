@@ -32,9 +32,9 @@ from .._functorch import seeing_through_vmap, _GradLevels
 from . import result, plain_output
 from ..autograd.kernel_writes import kernel_writes
 from .lu_solve_order import lu_solve_like_pytorch
-from .lu_blocked import lu_in_panels, lu_left_looking_fused, SIZES as lu_in_panels_sizes
+from .lu_blocked import lu_in_panels, SIZES as lu_in_panels_sizes
 from .._fused_multiply_add import fma as _fma     # (a * b + c rounded once, in the arrays' dtype)
-from .lu_blocked import FUSED_SIZES as lu_left_looking_sizes
+from .lu_blocked import lu_fused_in_panels, FUSED_PANEL_SIZES as lu_fused_in_panels_sizes
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 from .._cascade_sum import pytorch_sum
 
@@ -187,7 +187,7 @@ def lu_factor(array):
     time (on Intel's processors with fused multiply-adds, see mkl_kernels). This gives MKL's
     factors to the bit up to 16 x 16. Beyond, MKL works in panels on AMD's processors, whose
     order lu_blocked follows for float64 matrices of most sizes up to 64 x 64, and
-    left-looking on Intel's, followed up to 24 x 24."""
+    on Intel's, followed up to 64 x 64 (float64 and float32)."""
     m, n = array.shape[-2], array.shape[-1]
     batch = array.shape[:-2]
     steps = min(m, n)
@@ -199,14 +199,16 @@ def lu_factor(array):
     pivots = np.zeros((count, steps), dtype=np.int32)
     info = np.zeros(count, dtype=np.int32)
     every = np.arange(count)
-    in_mkls_order_beyond_16 = lu_left_looking_sizes if MKL_FUSES_MULTIPLY_ADDS else lu_in_panels_sizes
-    if m == n and n in in_mkls_order_beyond_16 and lu.dtype == np.float64:
-        # (from 17 x 17 on MKL works in panels of 8 columns, or on Intel's processors
-        # left-looking: see lu_blocked)
-        factor = lu_left_looking_fused if MKL_FUSES_MULTIPLY_ADDS else lu_in_panels
-        pivots, info = factor(lu)
-        return (lu.reshape(array.shape), (pivots + 1).astype(np.int32).reshape(batch + (steps,)),
-                info.reshape(batch))
+    # (from 17 x 17 on MKL works in panels: of 8 columns on AMD's processors, followed for
+    # float64; of 16 or 24 columns, left-looking inside, on Intel's: see lu_blocked)
+    if MKL_FUSES_MULTIPLY_ADDS:
+        in_panels = lu_fused_in_panels if n in lu_fused_in_panels_sizes.get(lu.dtype, ()) else None
+    else:
+        in_panels = lu_in_panels if n in lu_in_panels_sizes and lu.dtype == np.float64 else None
+    if m == n and in_panels is not None:
+        panel_pivots, panel_info = in_panels(lu)
+        return (lu.reshape(array.shape), (panel_pivots + 1).astype(np.int32).reshape(batch + (steps,)),
+                panel_info.reshape(batch))
     one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny
     with np.errstate(all="ignore"):
         for k in range(steps):
@@ -250,7 +252,8 @@ def _det_from_lu(lu, pivots):
     (so a singular matrix's determinant may be -0.0, as in PyTorch)."""
     swaps = (pivots != np.arange(1, pivots.shape[-1] + 1)).sum(axis=-1)
     sign = np.where(swaps % 2 == 1, -1, 1).astype(lu.dtype)
-    return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
+    with np.errstate(over="ignore", under="ignore"):    # (inf or 0 as LAPACK's product, silently)
+        return np.asarray(sign * np.prod(np.diagonal(lu, axis1=-2, axis2=-1), axis=-1), dtype=lu.dtype)
 
 
 def _slogdet_from_lu(lu, pivots):

@@ -24,6 +24,8 @@ from .decompositions import named_result, _register, lapack_layout, check_matric
 from .rounding import _NotImplementedBackward
 from .pointwise import _broadcast_error
 from ..autograd.kernel_writes import kernel_writes
+from .._fused_multiply_add import fma                # (a * b + c rounded once, in the arrays' dtype)
+from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
 
 linalg_ldl_factor = named_result("linalg_ldl_factor", ("LD", "pivots"))
 linalg_ldl_factor_ex = named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
@@ -109,15 +111,22 @@ def _eliminate_one(a, k):
         return
     inverse = 1 / a[k, k]
     x = a[k + 1:, k]
-    a[k + 1:, k + 1:] += np.outer(x, -inverse * x)     # (as LAPACK's syr rounds it)
+    if MKL_FUSES_MULTIPLY_ADDS:     # (Intel's processors: each x_i (-x_j / d) added exactly)
+        a[k + 1:, k + 1:] = fma(x[:, None], (-inverse * x)[None, :], a[k + 1:, k + 1:])
+    else:
+        a[k + 1:, k + 1:] += np.outer(x, -inverse * x)     # (as LAPACK's syr rounds it)
     a[k + 1:, k] = inverse * x
 
 
 def _eliminate_two(a, k):
     """A 2 x 2 pivot D = a[k:k+2, k:k+2]: the trailing matrix loses W D^-1 W^T (W = the two
-    columns below D), and W D^-1 is L's two columns; in LAPACK's order of operations."""
+    columns below D), and W D^-1 is L's two columns; in LAPACK's order of operations (on
+    Intel's processors, MKL's: _eliminate_two_fused)."""
     n = a.shape[0]
     if k + 2 >= n:
+        return
+    if MKL_FUSES_MULTIPLY_ADDS:
+        _eliminate_two_fused(a, k)
         return
     d21 = a[k + 1, k]
     d11 = a[k + 1, k + 1] / d21
@@ -128,6 +137,25 @@ def _eliminate_two(a, k):
     wk = d21 * (d11 * first - second)
     wkp1 = d21 * (d22 * second - first)
     a[k + 2:, k + 2:] = a[k + 2:, k + 2:] - np.outer(first, wk) - np.outer(second, wkp1)
+    a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
+
+
+def _eliminate_two_fused(a, k):
+    """_eliminate_two as MKL's kernels on Intel's processors compute it (see mkl_kernels),
+    found by comparing their bits with PyTorch's factors: with d21 = D's entry below the
+    diagonal, d11 = D[1, 1] / d21 and d22 = D[0, 0] / d21 as in LAPACK, but the scale
+    1 / (d11 D[0, 0] - d21) taken at once, its product and difference fused; each row's
+    L entries scale * (d11 w0 - w1) and scale * (d22 w1 - w0), each a fused multiply-add; and
+    the trailing matrix loses w0 l0, then w1 l1, each subtracted exactly."""
+    d21 = a[k + 1, k]
+    d11 = a[k + 1, k + 1] / d21
+    d22 = a[k, k] / d21
+    scale = 1 / fma(d11, a[k, k], -d21)
+    first, second = a[k + 2:, k].copy(), a[k + 2:, k + 1].copy()
+    wk = scale * fma(d11, first, -second)
+    wkp1 = scale * fma(d22, second, -first)
+    trailing = fma(-first[:, None], wk[None, :], a[k + 2:, k + 2:])
+    a[k + 2:, k + 2:] = fma(-second[:, None], wkp1[None, :], trailing)
     a[k + 2:, k], a[k + 2:, k + 1] = wk, wkp1
 
 
@@ -194,22 +222,55 @@ def _dot(column, rows):
     return total
 
 
+def _dot_in_lanes(column, rows):
+    """column^T rows as MKL's gemv ('T') adds on Intel's processors (see mkl_kernels): a vector
+    loop of 32 bytes (four float64 lanes, eight float32 ones), lane q taking terms q, q + lanes,
+    ... (the first rounded, each later one added exactly); then the lanes added as the
+    processor's horizontal add does: neighbours first, then the halves of what is left."""
+    lanes = 32 // rows.dtype.itemsize
+    sums = []
+    for lane in range(lanes):
+        if lane >= len(column):                    # (an empty lane holds 0)
+            sums.append(np.zeros(rows.shape[1:], dtype=rows.dtype))
+            continue
+        total = rows[lane] * column[lane]
+        for k in range(lane + lanes, len(column), lanes):
+            total = fma(rows[k], column[k], total)
+        sums.append(total)
+    sums = [sums[q] + sums[q + 1] for q in range(0, lanes, 2)]
+    while len(sums) > 1:
+        half = len(sums) // 2
+        sums = [sums[q] + sums[q + half] for q in range(half)]
+    return sums[0]
+
+
+def _subtract_outer(b, column, row):
+    """b -= column row^T, as LAPACK's ger rounds it (on Intel's processors each product is
+    subtracted exactly: MKL's kernels fuse the multiply and the add)."""
+    if MKL_FUSES_MULTIPLY_ADDS:
+        b[...] = fma(column[:, None], -row[None, :], b)
+    else:
+        b += np.outer(column, -row)
+
+
 def _solve_one(a, pivots, b):
-    """LAPACK's sytrs (lower) for one matrix: x with A x = b, b (n x nrhs) solved in place."""
+    """LAPACK's sytrs (lower) for one matrix: x with A x = b, b (n x nrhs) solved in place
+    (on Intel's processors in the order of MKL's fused kernels, found by comparing bits)."""
     n = a.shape[0]
+    dot = _dot_in_lanes if MKL_FUSES_MULTIPLY_ADDS else _dot
     k = 0
     while k < n:                                   # L D y = P^T b, going down
         if pivots[k] > 0:
             p = pivots[k] - 1
             b[[k, p]] = b[[p, k]]
-            b[k + 1:] += np.outer(a[k + 1:, k], -b[k])
+            _subtract_outer(b[k + 1:], a[k + 1:, k], b[k])
             b[k] *= 1 / a[k, k]
             k += 1
         else:
             p = -pivots[k] - 1
             b[[k + 1, p]] = b[[p, k + 1]]
-            b[k + 2:] += np.outer(a[k + 2:, k], -b[k])
-            b[k + 2:] += np.outer(a[k + 2:, k + 1], -b[k + 1])
+            _subtract_outer(b[k + 2:], a[k + 2:, k], b[k])
+            _subtract_outer(b[k + 2:], a[k + 2:, k + 1], b[k + 1])
             d21 = a[k + 1, k]
             d11, d22 = a[k, k] / d21, a[k + 1, k + 1] / d21
             denominator = d11 * d22 - 1
@@ -220,13 +281,13 @@ def _solve_one(a, pivots, b):
     k = n - 1
     while k >= 0:                                  # L^T x = y, going up
         if pivots[k] > 0:
-            b[k] -= _dot(a[k + 1:, k], b[k + 1:])
+            b[k] -= dot(a[k + 1:, k], b[k + 1:])
             p = pivots[k] - 1
             b[[k, p]] = b[[p, k]]
             k -= 1
         else:
-            b[k] -= _dot(a[k + 1:, k], b[k + 1:])
-            b[k - 1] -= _dot(a[k + 1:, k - 1], b[k + 1:])
+            b[k] -= dot(a[k + 1:, k], b[k + 1:])
+            b[k - 1] -= dot(a[k + 1:, k - 1], b[k + 1:])
             p = -pivots[k] - 1
             b[[k, p]] = b[[p, k]]
             k -= 2

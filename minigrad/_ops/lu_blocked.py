@@ -33,20 +33,28 @@ The rules are known for these sizes only (checked: every matrix of many random o
 size, alone and in batches); odd sizes from 35 x 35 (and 42 x 42) meet the update of 32
 terms in a peeled row or a short block, whose order is not known yet, and float32 (sgetrf)
 solves its panel rows in another order, so those keep the column-at-a-time order, which
-agrees with PyTorch's factors to rounding.
+agrees with PyTorch's factors to rounding. On Intel's processors MKL works otherwise:
+lu_fused_in_panels follows it (float32 and float64 up to 64 x 64).
 """
 import numpy as np
 
 from .._fused_multiply_add import fma64 as fma      # (a * b + c rounded once, in float64)
+from .._fused_multiply_add import fma as fma_any    # (the same in the arrays' dtype)
 
 PANEL = 8
 OUTER_PANEL = 32
 # (the sizes where every rule above was checked; odd sizes from 35 and 42 x 42 meet the
 # update of 32 terms in a peeled row or a short block, whose order is not known yet)
 SIZES = frozenset(range(17, 35)) | frozenset(range(36, 65, 2)) - {42}
-# (on Intel's processors: the sizes lu_left_looking_fused was checked at; from 25 x 25 on,
-# MKL takes the last column in another order, not found yet)
-FUSED_SIZES = frozenset(range(17, 25))
+# (on Intel's processors: the sizes lu_fused_in_panels was checked at, its panels' width, and
+# the width of the outer panels of float32, inside which its panels update only their columns)
+FUSED_PANEL_SIZES = {np.dtype(np.float32): frozenset(range(17, 65)),
+                     np.dtype(np.float64): frozenset(range(17, 65))}
+FUSED_PANEL = {np.dtype(np.float32): 16, np.dtype(np.float64): 24}
+FUSED_OUTER_PANEL = {np.dtype(np.float32): 32, np.dtype(np.float64): None}
+# (the update of the rest takes the columns 6 at a time, and the rows 64 bytes at a time)
+UPDATE_COLUMNS = 6
+UPDATE_ROW_BYTES = 64
 
 
 def lu_in_panels(lu):
@@ -70,45 +78,120 @@ def lu_in_panels(lu):
     return pivots, info
 
 
-def lu_left_looking_fused(lu):
-    """Factor each matrix of ``lu`` (count, n, n), float64, n in FUSED_SIZES, in place in the
-    order of MKL's kernels on Intel's processors (see mkl_kernels); returns the 0-based pivot
-    rows (count, n) and LAPACK's info (count,).
+def lu_fused_in_panels(lu):
+    """Factor each matrix of ``lu`` (count, n, n), float32 or float64, n in FUSED_PANEL_SIZES
+    of its dtype, in place in the order of MKL's getrf on Intel's processors (see
+    mkl_kernels); returns the 0-based pivot rows (count, n) and LAPACK's info (count,).
 
-    Those kernels work left-looking, a column at a time, and fuse each multiply and add:
-    column j's part above the diagonal is solved row by row, each entry ``x - (l . u)`` with
-    the dot product of all earlier terms taken in four running sums (terms 0, 4, 8, ... in
-    the first: the first term rounded, each later one added exactly), added up as
-    (1st + 2nd) + (3rd + 4th); its part on and below the diagonal gets each earlier term
-    subtracted exactly, one at a time, in order; then the pivot. Found, as the rules above,
-    by rebuilding every entry of PyTorch's factors; checked on every size in FUSED_SIZES."""
+    MKL works in panels of FUSED_PANEL columns (16 of float32, 24 of float64). Each panel is
+    factored left-looking, a column at a time, with the terms from the panel's first column
+    on (_factor_panel_fused), fusing each multiply and add. Then the panel's rows right of it
+    (U12 = L11^-1 A12) are solved row by row, each earlier row's term subtracted from the
+    whole row exactly, one at a time; the rest of the matrix gets A22 - L21 U12
+    (_update_rest_fused); and the next panel follows. float32 works so inside outer panels
+    of 32 columns (FUSED_OUTER_PANEL), whose panels solve and update only the outer panel's
+    columns; the outer panel then does the same for the columns right of it.
+    Found by rebuilding every entry of PyTorch's factors from the entries it depends on;
+    checked on 100 random matrices and more of every size in FUSED_PANEL_SIZES."""
     count, n = lu.shape[0], lu.shape[-1]
     pivots = np.zeros((count, n), dtype=np.int64)
     info = np.zeros(count, dtype=np.int32)
+    width, outer_width = FUSED_PANEL[lu.dtype], FUSED_OUTER_PANEL[lu.dtype] or n
     with np.errstate(all="ignore"):
-        for j in range(n):
-            for i in range(1, j):
-                lu[:, i, j] = lu[:, i, j] - _dot_in_four_sums(lu[:, i, :i], lu[:, :i, j])
-            for k in range(j):
-                lu[:, j:, j] = fma(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
-            _pivot_and_scale(lu, j, pivots, info)
+        for outer in range(0, n, outer_width):
+            outer_end = min(outer + outer_width, n)
+            for start in range(outer, outer_end, width):
+                end = min(start + width, outer_end)
+                _factor_panel_fused(lu, start, end, pivots, info)
+                if end < outer_end:
+                    _solve_and_update_fused(lu, start, end, outer_end)
+            if outer_end < n:
+                _solve_and_update_fused(lu, outer, outer_end, n)
     return pivots, info
 
 
-def _dot_in_four_sums(l, u):
-    """The sum of l_k u_k over the last dim, as a vector loop of four lanes with fused
-    multiply-adds: lane q takes terms q, q + 4, ...; then the lanes added pairwise."""
-    terms = l.shape[-1]
-    lanes = []
-    for lane in range(min(4, terms)):
+def _solve_and_update_fused(lu, start, end, stop):
+    """After the panel of columns start..end-1: its rows in the columns end..stop-1 solved
+    (U12 = L11^-1 A12), row by row, each earlier row's term subtracted exactly, one at a time;
+    then the rows below it in those columns updated (_update_rest_fused)."""
+    for i in range(start + 1, end):
+        for k in range(start, i):
+            lu[:, i, end:stop] = fma_any(-lu[:, i, k, None], lu[:, k, end:stop], lu[:, i, end:stop])
+    _update_rest_fused(lu, start, end, stop)
+
+
+def _factor_panel_fused(lu, start, end, pivots, info):
+    """The columns start..end-1 left-looking, with the terms from column ``start`` on: column
+    j's part above the diagonal is solved row by row, each entry ``x - (l . u)`` with the dot
+    product in a vector loop (_dot_in_lanes); its part on and below the diagonal gets each
+    earlier term subtracted exactly, one at a time, in order; then the pivot."""
+    for j in range(start, end):
+        for i in range(start + 1, j):
+            lu[:, i, j] = lu[:, i, j] - _dot_in_lanes(lu[:, i, start:i], lu[:, start:i, j])
+        for k in range(start, j):
+            lu[:, j:, j] = fma_any(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
+        _pivot_and_scale(lu, j, pivots, info)
+
+
+def _dot_in_lanes(l, u):
+    """The sum of l_k u_k over the last dim, as a vector loop of 32 bytes with fused
+    multiply-adds (four float64 lanes, eight float32 ones): lane q takes terms q, q + lanes,
+    ... (the first rounded, each later one added exactly); then the lanes are added as the
+    processor's horizontal add does: neighbours first, then the halves of what is left
+    (for eight: (1st + 3rd) + (2nd + 4th) of the four pair sums)."""
+    terms, lanes = l.shape[-1], 32 // l.dtype.itemsize
+    sums = []
+    for lane in range(lanes):
+        if lane >= terms:                             # (an empty lane holds 0)
+            sums.append(np.zeros_like(l[:, 0]))
+            continue
         total = l[:, lane] * u[:, lane]
-        for k in range(lane + 4, terms, 4):
-            total = fma(l[:, k], u[:, k], total)
-        lanes.append(total)
-    while len(lanes) > 1:
-        lanes = [lanes[t] + lanes[t + 1] if t + 1 < len(lanes) else lanes[t]
-                 for t in range(0, len(lanes), 2)]
-    return lanes[0]
+        for k in range(lane + lanes, terms, lanes):
+            total = fma_any(l[:, k], u[:, k], total)
+        sums.append(total)
+    sums = [sums[q] + sums[q + 1] for q in range(0, lanes, 2)]
+    while len(sums) > 1:
+        half = len(sums) // 2
+        sums = [sums[q] + sums[q + half] for q in range(half)]
+    return sums[0]
+
+
+def _update_rest_fused(lu, start, end, stop):
+    """A22 -= L21 U12 after the panel of columns start..end-1, for the rows after it and the
+    columns end..stop-1, in blocks as MKL's kernel takes
+    them: the columns 6 at a time (UPDATE_COLUMNS; fewer than 6 make one block, and so do the
+    1 to 5 left over), the rows 64 bytes at a time (8 float64s, 16 float32s; as many as there
+    are, if no more than that). Each entry's terms are summed in running sums (each sum's
+    first term rounded, each later one added exactly), which are added, then subtracted from
+    the entry: one running sum, but two (the even terms and the odd ones) in a block of three
+    columns or of at most 32 bytes of rows; a block of one or two columns takes two running
+    sums that multiply and add with a rounding each."""
+    n = lu.shape[-1]
+    rows_at_a_time = UPDATE_ROW_BYTES // lu.dtype.itemsize
+    if n - end > rows_at_a_time:
+        row_blocks = [(r, min(r + rows_at_a_time, n)) for r in range(end, n, rows_at_a_time)]
+    else:
+        row_blocks = [(end, n)]
+    column_blocks = [(c, min(c + UPDATE_COLUMNS, stop)) for c in range(end, stop, UPDATE_COLUMNS)]
+    for row_first, row_stop in row_blocks:
+        few_rows = row_stop - row_first <= rows_at_a_time // 2
+        for column_first, column_stop in column_blocks:
+            columns = column_stop - column_first
+            fused = columns > 2
+            running_sums = 2 if columns <= 3 or few_rows else 1
+            L21 = lu[:, row_first:row_stop, start:end]
+            U12 = lu[:, start:end, column_first:column_stop]
+            sums = [None] * running_sums
+            for k in range(end - start):
+                l, u = L21[:, :, k, None], U12[:, None, k, :]
+                which = k % running_sums
+                if sums[which] is None:
+                    sums[which] = l * u
+                else:
+                    sums[which] = fma_any(l, u, sums[which]) if fused else sums[which] + l * u
+            total = sums[0] if running_sums == 1 else sums[0] + sums[1]
+            block = (slice(None), slice(row_first, row_stop), slice(column_first, column_stop))
+            lu[block] = lu[block] - total
 
 
 def _factor_panel(lu, start, end, pivots, info):
@@ -129,7 +212,7 @@ def _pivot_and_scale(lu, j, pivots, info):
     """Column j's pivot (the largest magnitude on or below the diagonal, the first on ties),
     the swap of its row with row j (whole rows), and the column below it times 1/pivot."""
     every = np.arange(lu.shape[0])
-    one, tiny = np.float64(1), np.finfo(np.float64).tiny
+    one, tiny = lu.dtype.type(1), np.finfo(lu.dtype).tiny
     p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
     pivots[:, j] = p
     row_j, row_p = lu[every, j].copy(), lu[every, p].copy()
