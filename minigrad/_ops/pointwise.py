@@ -266,6 +266,10 @@ def laid_out_as_pytorch(out, *inputs):
         laid_out = np.lib.stride_tricks.as_strided(np.empty(out.size, out.dtype), out.shape, steps)
         laid_out[...] = out
         return laid_out
+    if out.flags.c_contiguous and not any(np.ndim(array) and any(array.strides) for array in inputs):
+        # (every input is one number, or one number broadcast, as a sum's gradient is: no input
+        # tells two dimensions apart, so PyTorch keeps the row-major order numpy gave)
+        return out
     from .inplace import memory_order       # (inplace.py builds on this file)
     # each input's steps as PyTorch's loop sees them: 0 where broadcast (a size-1
     # dimension that is not broadcast keeps its step, which numpy's broadcast_to would drop)
