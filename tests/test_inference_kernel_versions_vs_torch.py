@@ -600,7 +600,11 @@ SAVED_FOR_ONE_GRADIENT = {
     "zeta": lambda L, a, b: L.special.zeta(a, b), "nextafter": lambda L, a, b: L.nextafter(a, b),
     "ldexp": lambda L, a, b: L.ldexp(a, b), "div_floor": lambda L, a, b: L.div(a, b, rounding_mode="floor"),
     "fmod_": lambda L, a, b: (a * 1).fmod_(b), "nextafter_": lambda L, a, b: (a * 1).nextafter_(b),
-    "ldexp_": lambda L, a, b: (a * 1).ldexp_(b)}
+    "ldexp_": lambda L, a, b: (a * 1).ldexp_(b),
+    "addcmul": lambda L, a, b: L.addcmul(a, a, b), "addcdiv": lambda L, a, b: L.addcdiv(a, a, b),
+    "addcdiv_divisor": lambda L, a, b: L.addcdiv(a, b, a), "addcmul_": lambda L, a, b: (a * 1).addcmul_(a, b),
+    "lerp": lambda L, a, b: L.lerp(a, a, b)}
+SAVED_NAMES = ("_saved_self", "_saved_other", "_saved_tensor1", "_saved_tensor2", "_saved_end", "_saved_weight")
 
 
 @pytest.mark.parametrize("made", [("inference", "no_grad view"), ("no_grad view", "inference"),
@@ -610,7 +614,8 @@ SAVED_FOR_ONE_GRADIENT = {
 def test_inputs_saved_for_one_gradient_only_when_it_has_an_edge(torch, name, made):
     """fmod, remainder, igamma, igammac and zeta save both inputs only for other's gradient,
     nextafter both and ldexp other only for self's, div with a rounding mode self only for
-    other's: when that input is a view made under no_grad (requires_grad=True, no edge),
+    other's, addcmul each factor for the other's, addcdiv tensor1 for tensor2's, lerp self and
+    end for weight's: when that input is a view made under no_grad (requires_grad=True, no edge),
     nothing is saved, so an inference tensor is not refused, and backward still gives the
     other input its gradient (found by the random-program test)."""
     def make(L, how, value):
@@ -630,7 +635,7 @@ def test_inputs_saved_for_one_gradient_only_when_it_has_an_edge(torch, name, mad
         except RuntimeError as error:
             return str(error).splitlines()[0]
         node = out.grad_fn
-        saved = {n: getattr(node, n) is not None for n in ("_saved_self", "_saved_other") if hasattr(node, n)}
+        saved = {n: getattr(node, n) is not None for n in SAVED_NAMES if hasattr(node, n)}
         try:
             out.sum().backward()
         except (RuntimeError, NotImplementedError) as error:
