@@ -297,6 +297,7 @@ class Tensor:
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
     _zero_steps = False           # no elements, and steps of 0 that PyTorch reports (stride())
     _stale_size = 0               # a 0-d result PyTorch shrank from a tensor: see shrunk_to_0d
+    _is_zero_tensor = False       # a gradient PyTorch gives as a ZeroTensor (sgn's: see _is_zerotensor)
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -687,6 +688,13 @@ class Tensor:
 
     def _is_view(self):
         return self._base is not None
+
+    def _is_zerotensor(self):
+        """True for a gradient PyTorch gives as a "ZeroTensor": zeros that take no memory and
+        may not be changed. ``sgn``'s gradient (of real numbers) is one, so a second-order
+        gradient through ``abs`` reaches a leaf as one. Adding a gradient to it makes a new
+        tensor (nothing is added in place), and a ``.grad`` that is one refuses the next backward."""
+        return self._is_zero_tensor
 
     def stride(self, dim=None):
         """How many elements to step in memory to move one index along each dim.

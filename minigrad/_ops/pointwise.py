@@ -1801,7 +1801,9 @@ class SgnBackward0(Node):
 
     def backward(self, grad):
         self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
-        return (_wrap(np.zeros(grad.shape, grad._array.dtype)),)    # (new zeros in row-major order)
+        zeros = _wrap(np.zeros(grad.shape, grad._array.dtype))     # (new zeros in row-major order)
+        zeros._is_zero_tensor = True       # (PyTorch's is a ZeroTensor: see Tensor._is_zerotensor)
+        return (zeros,)
 
 
 def _zeros_laid_out_like(grad):

@@ -381,6 +381,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             return
     if create_graph or _DualLevel.open:       # (forward mode: keep the tangents)
         total = current + grad                # recorded, so it can be differentiated
+        if current._is_zero_tensor and grad._is_zero_tensor:
+            total._is_zero_tensor = True        # (two ZeroTensors add up to one)
     else:
         total = current._array + grad._array
         if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
@@ -395,7 +397,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
         own_memory = current._array.base is None or (
             current._base is None and current._detached_from is None
             and (current._array.size == 0 or _view_of_a_temporary(current._array)))
-        if holders == 1 and own_memory and getrefcount(current._array) == REFS_OF_A_LOCAL:
+        if holders == 1 and own_memory and getrefcount(current._array) == REFS_OF_A_LOCAL \
+                and not current._is_zero_tensor:     # (PyTorch never adds into a ZeroTensor)
             # nothing but the buffer holds the first gradient, nothing but that tensor its
             # memory: PyTorch adds into it in place (its version goes up). Here the sum takes
             # the old memory's place: the same, since nobody else can see that memory, and
@@ -410,6 +413,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
         # gradient when the two disagree): AccumulateGrad may then have to copy it into the
         # leaf's layout, and that copy_ counts as a change of .grad (its version goes to 1)
         total = _wrap(laid_out_as_pytorch(total, current._array, grad._array))
+        if current._is_zero_tensor and grad._is_zero_tensor:
+            total._is_zero_tensor = True        # (two ZeroTensors add up to one)
     if buffer is None:
         buffers[node] = total
     else:

@@ -807,8 +807,12 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
             variable._grad = _copy_for_grad(grad, variable)
     elif _State.enabled:
         variable._grad = current + grad
+        if current._is_zero_tensor and grad._is_zero_tensor:
+            variable._grad._is_zero_tensor = True       # (two ZeroTensors add up to one)
         _warn_if_layout_differs(variable._grad, variable, "sum recorded")
     else:
+        if current._is_zero_tensor:     # (sgn's gradient kept as .grad: see Tensor._is_zerotensor)
+            raise RuntimeError(ZERO_TENSOR_CHANGED)
         try:
             current._array += grad._array
         except ValueError:      # .grad kept the leaf's shape before a squeeze_/unsqueeze_: PyTorch's error
@@ -819,6 +823,10 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
 
 
 _LAYOUT_WARNED = set()      # which of the two sums warned: PyTorch warns once per process for each
+
+# PyTorch's error for a change in place of a ZeroTensor (a .grad that is one, summed into)
+ZERO_TENSOR_CHANGED = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained "
+                       "using .clone() if you want a mutable tensor.")
 
 
 def _warn_if_layout_differs(grad, variable, where):
