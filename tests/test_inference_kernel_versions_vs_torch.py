@@ -645,6 +645,31 @@ def test_inputs_saved_for_one_gradient_only_when_it_has_an_edge(torch, name, mad
     assert outcome(minigrad) == outcome(torch)
 
 
+@pytest.mark.parametrize("self_made", ["recorded", "no_grad view", "plain"])
+@pytest.mark.parametrize("shape", [(3,), (2, 3), ()], ids=str)
+@pytest.mark.parametrize("name", ["ldexp", "ldexp_"])
+def test_ldexp_saves_a_bool_exponent_before_refusing_it(torch, name, shape, self_made):
+    """ldexp (and ldexp_) of a float tensor that gets an edge saves the exponent for its
+    gradient before the kernel refuses bool exponents or the shapes: a bool inference tensor
+    is refused as an inference tensor first (found by the random-program test)."""
+    def outcome(L):
+        leaf = L.ones(3, requires_grad=self_made != "plain")
+        if self_made == "no_grad view":
+            with L.no_grad():
+                x = leaf[...]
+        else:
+            x = leaf * 1
+        with L.inference_mode():
+            exponent = L.ones(shape, dtype=L.bool)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return getattr(x, name)(exponent).tolist()
+        except (RuntimeError, NotImplementedError) as error:
+            return type(error).__name__, str(error).splitlines()[0]
+    assert outcome(minigrad) == outcome(torch)
+
+
 @pytest.mark.parametrize("call", ["x.scatter_reduce(0, i, inference_double, 'mean')", "x.scatter_reduce(0, i, inference, 'bad')",
                                   "x.scatter_reduce(5, i, inference, 'sum')", "x.scatter_reduce(0, i, inference, 'sum')",
                                   "inference.scatter_reduce(0, i, x * 1, 'prod')", "x.scatter_reduce(0, inference_index, x * 2, 'amin')",

@@ -108,8 +108,10 @@ def _check_other(name, other, position=2):
 def _refuse_bool_exponents(input, other, in_place=False):
     """PyTorch's kernel for a floating input has no loop for bool exponents (an integer input,
     made float32 first, goes another way); its loop compares the shapes first (in place, other
-    may not broadcast input to a larger shape)."""
+    may not broadcast input to a larger shape). Before that, autograd saves other for input's
+    gradient: an inference tensor is refused first."""
     if other._array.dtype == np.bool_ and input._array.dtype.kind == "f":
+        check_history_kept(input, other, saves=((1,), ()))
         (check_broadcasts_into if in_place else check_shapes_fit)(input, other)
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
 
