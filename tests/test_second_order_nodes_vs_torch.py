@@ -362,3 +362,59 @@ def test_forward_mode_of_the_gradients_as_torch(torch):
                 results.append((tangent.detach().numpy(), tangent.grad_fn and tangent.grad_fn.name()))
         np.testing.assert_array_equal(results[0][0], results[1][0], err_msg=name)
         assert results[0][1] == results[1][1], name
+
+
+def shared_structure(gradients):
+    """Every node below the gradients, numbered in the order first met (depth first), each with
+    its name and the numbers of its next nodes: which nodes two paths share shows, as it decides
+    the order and the versions of a second-order backward."""
+    numbers, nodes = {}, []
+
+    def visit(node):
+        if node is None:
+            return None
+        if node not in numbers:
+            numbers[node] = len(numbers)
+            children = tuple(visit(n) for n, _ in node.next_functions)
+            nodes.append((numbers[node], node.name().split("::")[-1], children))
+        return numbers[node]
+    for gradient in gradients:
+        visit(gradient.grad_fn if gradient is not None else None)
+    return sorted(nodes)
+
+
+SECOND_ORDER_PROGRAMS = {
+    "dist_of_itself": lambda L, x, y: L.dist(x, x),
+    "dist": lambda L, x, y: L.dist(x, y),
+    "dist_p1": lambda L, x, y: L.dist(x, y, p=1),
+    "dist_of_a_number": lambda L, x, y: L.dist(x, y.detach()),
+}
+
+
+def _shown_gradient(grad):
+    """A leaf's gradient as both libraries show it: version, ZeroTensor or not, values (NaN as
+    a string, so that equal lists compare equal)."""
+    if grad._is_zerotensor():             # (PyTorch's has no values to list)
+        return grad._version, True
+    return grad._version, False, np.round(grad.tolist(), 5).astype(str).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER_PROGRAMS))
+def test_second_order_graph_nodes_shared_as_torch(name):
+    """The gradient with create_graph=True is made of PyTorch's nodes, shared where PyTorch's
+    are and separate where PyTorch computes a formula once per input (dist's gradient of self
+    and of other are two chains), and a backward through it leaves the leaves' gradients at
+    PyTorch's versions (found by the random-program test)."""
+    torch = import_torch()
+
+    def outcome(L):
+        x = L.tensor([[0.3, -1.2, 0.7], [0.1, 0.4, -0.5]], requires_grad=True)
+        y = L.tensor([[0.2, 0.6, -0.9], [1.1, -0.3, 0.8]], requires_grad=True)
+        out = SECOND_ORDER_PROGRAMS[name](L, x, y)
+        grads = L.autograd.grad(out, (x, y), create_graph=True, allow_unused=True)
+        graph = shared_structure(grads)
+        total = sum(g.sum() for g in grads if g is not None)
+        with L.no_grad():
+            total.backward()
+        return graph, [None if t.grad is None else _shown_gradient(t.grad) for t in (x, y)]
+    assert outcome(minigrad) == outcome(torch)
