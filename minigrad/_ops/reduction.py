@@ -142,9 +142,11 @@ def mean(input, dim=None, keepdim=False, dtype=None):
             f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}"
             "\nminigrad hint: convert first, e.g. x.float().mean()."
         )
-    if array.size == 0:        # the mean of nothing is nan, without numpy's warning
+    if array.size == 0:
+        # the mean of nothing is 0 / 0: NaN, without numpy's warning, with the sign bit set, as
+        # the processor's division gives it to PyTorch (x86's "default NaN")
         mean_of = (lambda a, axis=None, keepdims=False:
-                   np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, np.nan, dtype=a.dtype))
+                   np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, -np.nan, dtype=a.dtype))
     else:
         mean_of = _mean_array
     if dim is None:
@@ -758,6 +760,8 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
         with warnings.catch_warnings():           # numpy's own words for the same thing
             warnings.simplefilter("ignore", RuntimeWarning)
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+        if array.size == 0:     # (PyTorch's kernel answers NaN itself, the sign bit clear, where
+            var = np.full(np.shape(var), np.nan, array.dtype)      # numpy's 0 / 0 sets it)
     else:
         with np.errstate(invalid="ignore", over="ignore"):    # (infs give NaN, silently)
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
