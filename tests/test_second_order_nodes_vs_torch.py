@@ -427,3 +427,31 @@ def test_second_order_graph_nodes_shared_as_torch(name):
             return graph, str(error)
         return graph, [None if t.grad is None else _shown_gradient(t.grad) for t in (x, y)]
     assert outcome(minigrad) == outcome(torch)
+
+
+@pytest.mark.parametrize("grad_output_requires_grad", [False, True])
+@pytest.mark.parametrize("p", [0.5, -1.5, 1.5, 3.0, float("inf"), 1.0, 2.0])
+def test_norm_second_order_backward_runs_nodes_in_torchs_order(p, grad_output_requires_grad):
+    """The norm's gradient with create_graph=True makes its nodes in PyTorch's order (its C++
+    computes a product's right operand first), so a second backward runs them in PyTorch's order:
+    sgn's ZeroTensor arrives at the leaf when PyTorch's does, and the gradient ends at PyTorch's
+    version (found by the random-program test)."""
+    torch = import_torch()
+
+    def outcome(L):
+        x = L.tensor([0.5, -1.25, 2.0], requires_grad=True)
+        grad_output = L.tensor(1.0, requires_grad=grad_output_requires_grad)
+        (grad,) = L.autograd.grad(x.norm(p), [x], grad_output, create_graph=True)
+        ran, seen = [], set()
+
+        def watch(node):            # each node writes down when it runs
+            if node is None or node in seen:
+                return
+            seen.add(node)
+            node.register_hook(lambda grad_inputs, grad_outputs, node=node: ran.append(node.name()))
+            for child, _ in node.next_functions:
+                watch(child)
+        watch(grad.grad_fn)
+        inputs = [x, grad_output] if grad_output_requires_grad else [x]
+        return ran, [g._version for g in L.autograd.grad(grad.sum(), inputs)]
+    assert outcome(minigrad) == outcome(torch)

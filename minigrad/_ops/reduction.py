@@ -515,8 +515,10 @@ class LinalgVectorNormBackward0(Node):
 def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
     """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims``."""
     # written as PyTorch writes it (norm_backward), so that create_graph=True records
-    # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
-    # left out (then they are 0-d and broadcast)
+    # the same nodes, made in the same order (PyTorch's C++ computes the right operand of a
+    # product first, so its nodes are older, and a second backward runs them later); grad and
+    # norm get their reduced dims back (size 1) unless dim was left out (then they are 0-d
+    # and broadcast)
     if not keepdim and not all_dims and a.ndim:
         for d in dims:
             grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
@@ -535,13 +537,17 @@ def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
         a_abs = abs(a)
         mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
         count = mask.sum(dims, True) if dims else mask.sum()
-        return sgn(a) * ((grad / count) * mask)
+        shares = (grad / count) * mask
+        return sgn(a) * shares
     if p < 1:
         # |a|**(p-1) is infinite at a zero element; PyTorch takes its gradient as 0 there
-        scaled = sgn(a) * abs(a).pow_(p - 1).masked_fill_(a == 0, 0)
-        return scaled * grad * norm.pow(1 - p)
+        magnitude = abs(a).pow_(p - 1).masked_fill_(a == 0, 0)
+        scaled = sgn(a) * magnitude
+        norm_power = norm.pow(1 - p)
+        return scaled * grad * norm_power
     if p < 2:
-        scaled = sgn(a) * abs(a).pow_(p - 1)
+        magnitude = abs(a).pow_(p - 1)
+        scaled = sgn(a) * magnitude
     else:
         scaled = a * abs(a).pow_(p - 2)
     scale = grad / norm.pow(p - 1)
