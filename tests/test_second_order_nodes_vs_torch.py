@@ -390,6 +390,9 @@ SECOND_ORDER_PROGRAMS = {
     "dist_of_a_number": lambda L, x, y: L.dist(x, y.detach()),
     "svdvals": lambda L, x, y: L.linalg.svdvals(x).sum(),
     "nuclear_norm": lambda L, x, y: L.nuclear_norm(x * y),
+    # (renorm's gradient is computed in float64 and converted back: ToCopyBackward0)
+    "renorm": lambda L, x, y: (x.renorm(2, 0, 1.0) * y).sum(),
+    "renorm_half": lambda L, x, y: (x.renorm(0.5, 1, 0.5) * y).sum(),
     # (a node without a derivative: edges only to the inputs that require grad)
     "hardsigmoid": lambda L, x, y: L.nn.functional.hardsigmoid(x * 3).sum(),
 }

@@ -512,8 +512,9 @@ class LinalgVectorNormBackward0(Node):
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
 
-def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
-    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims``."""
+def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims, same_dtype=True):
+    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims`` (grad and
+    norm first converted to a's dtype, unless ``same_dtype`` is False: renorm's are wider)."""
     # written as PyTorch writes it (norm_backward), so that create_graph=True records
     # the same nodes, made in the same order (PyTorch's C++ computes the right operand of a
     # product first, so its nodes are older, and a second backward runs them later); grad and
@@ -522,7 +523,7 @@ def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
     if not keepdim and not all_dims and a.ndim:
         for d in dims:
             grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-    if grad._array.dtype != a._array.dtype:      # dtype= computed in another dtype
+    if same_dtype and grad._array.dtype != a._array.dtype:      # dtype= computed in another dtype
         grad, norm = grad.to(a.dtype), norm.to(a.dtype)
     if p == 0:
         # a count of the non-zero elements: a step function, flat almost everywhere. PyTorch
