@@ -218,3 +218,23 @@ def test_bernoulli_inplace_checks(torch, ds, ss, dp, sp):
         return lambda: ones(lib, ss, ds).bernoulli_(ones(lib, sp, dp) * 0.5 if dp[0] == "f"
                                                      else ones(lib, sp, dp))
     assert outcome(call(minigrad)) == outcome(call(torch))
+
+
+BATCHED_OPERAND_CASES = sample(itertools.product(
+    ["bmm", "baddbmm"], [((1, 1, 3), (1, 3, 1)), ((1, 0, 3), (1, 3, 1)), ((1, 1, 3), (1, 2, 1))],
+    [("recorded", "inference"), ("inference", "recorded"), ("no_grad view", "inference"),
+     ("inference", "no_grad view")],
+    [("float32", "float64"), ("float64", "float32"), ("bool", "float32"), ("float32", "float32")]), 200, 3)
+
+
+@pytest.mark.parametrize("name, shapes, made, dtypes", BATCHED_OPERAND_CASES)
+def test_batched_products_save_an_operand_before_checking_dtypes(torch, name, shapes, made, dtypes):
+    """bmm and baddbmm save each batch for the other's gradient before their kernels compare
+    the dtypes (and baddbmm the added term's): an inference batch is refused first (found by the
+    random-program test)."""
+    def run(lib):
+        def call():
+            a, b = (operand(lib, shape, dtype, how) for shape, dtype, how in zip(shapes, dtypes, made))
+            return lib.bmm(a, b) if name == "bmm" else lib.baddbmm(lib.zeros(1), a, b)
+        return outcome(call)
+    assert run(minigrad) == run(torch)
