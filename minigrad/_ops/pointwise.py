@@ -14,7 +14,7 @@ from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _as_zero_tensor
 from ..autograd.graph import Node, FREED, _PLAIN_PAIR, _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
@@ -1802,8 +1802,7 @@ class SgnBackward0(Node):
     def backward(self, grad):
         self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
         zeros = _wrap(np.zeros(grad.shape, grad._array.dtype))     # (new zeros in row-major order)
-        zeros._is_zero_tensor = True       # (PyTorch's is a ZeroTensor: see Tensor._is_zerotensor)
-        return (zeros,)
+        return (_as_zero_tensor(zeros),)   # (PyTorch's is a ZeroTensor: see Tensor._is_zerotensor)
 
 
 def _zeros_laid_out_like(grad):
