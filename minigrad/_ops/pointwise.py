@@ -510,6 +510,8 @@ def bool_subtraction_error(input, other):
     its parser refused an int past 64 bits: raised here)."""
     for value in (input, other):
         _dtype.check_python_int(value)
+    from .views import check_history_kept      # (views.py builds on this file)
+    check_history_kept(*(v for v in (input, other) if isinstance(v, Tensor)))   # (a lost history first)
     if is_bool(input) and is_bool(other):
         return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                             "Use the `^` or `logical_xor()` operator instead.")
