@@ -249,8 +249,52 @@ def parse_as_pytorch(signatures, args, kwargs):
     if (signatures.numbers_as_tensors and args and isinstance(args[0], _NUMBERS)
             and signatures.signatures[0].params[0].type_name == "Tensor"):
         from ._creation import tensor
-        args = (tensor(args[0]),) + args[1:]
+        if type(args[0]) is int:
+            args = (_int_given_first(signatures.name, args[0], args[1:], kwargs),) + args[1:]
+        else:
+            args = (tensor(args[0]),) + args[1:]
     return args, kwargs
+
+
+def _int_given_first(name, number, rest, kwargs):
+    """A Python int given first to torch.add, torch.mul, torch.div, ..., as the tensor PyTorch
+    makes of it (a "wrapped number", which never sets the dtype against a tensor of its kind).
+
+    A true division (div without rounding_mode) of it by an integer tensor computes in floats,
+    the number converted to float directly (not first to the tensor's dtype: an int32 tensor
+    would cut it). From 2**63 to 2**64 - 1 PyTorch makes it a uint64 number, for which minigrad
+    has no tensors: against an integer tensor it counts by its low 64 bits (two's complement:
+    2**63 is -2**63 in int64), against a float one by its value; bools and other ints are
+    refused, as PyTorch refuses to promote them with uint64. (Two such numbers give PyTorch a
+    uint64 tensor: minigrad's overflow error instead.)"""
+    from ._creation import tensor
+    other = rest[0] if rest else kwargs.get("other")
+    unsigned = 2**63 <= number < 2**64
+    if isinstance(other, Tensor):
+        kind = other._array.dtype.kind
+        if kind == "b" and unsigned and name not in ("sub", "subtract"):    # (which refuse bools first)
+            raise _unsigned_promotion("Bool", "UInt64")
+        if kind in "iub":
+            if name in ("div", "divide", "true_divide") and kwargs.get("rounding_mode") is None:
+                return tensor(float(number))       # (a true division of integers: the default dtype)
+            return tensor(number - 2**64 if unsigned else number)
+        if unsigned:
+            # (a float number never sets the dtype against a float tensor: only a 0-d one could)
+            return tensor(float(number), dtype=other.dtype if other.ndim == 0 else _dtype.float64)
+        return tensor(number)
+    if unsigned and isinstance(other, (bool, np.bool_)):
+        raise _unsigned_promotion("UInt64", "Bool")
+    if unsigned and isinstance(other, (int, np.integer)) and -2**63 <= other < 2**63:
+        raise _unsigned_promotion("UInt64", "Long")
+    if unsigned and isinstance(other, (float, np.floating)):
+        return tensor(float(number))                # (the default dtype, as PyTorch's result)
+    return tensor(number)           # (past int64: the overflow error of a number)
+
+
+def _unsigned_promotion(first, second):
+    """PyTorch's refusal to promote uint64 (a Python int from 2**63 up) with another dtype."""
+    return RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted "
+                        f"to promote {first} and {second}")
 
 
 _deprecation_warned = []      # (PyTorch warns of a deprecated signature once a process, whichever)

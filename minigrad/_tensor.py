@@ -144,6 +144,12 @@ def _wrap(array):
 _new_object = object.__new__     # (an object without __init__; looked up once, not at every call)
 
 
+def _as_zero_tensor(t):
+    """Mark ``t`` (new zeros) as PyTorch's ZeroTensor: see Tensor._is_zerotensor."""
+    t._zero_tensor_memory = t._array
+    return t
+
+
 # Most tensors are never changed in place and never share memory with a view,
 # so a new tensor does not get its own version counter (a list, one more object
 # for the garbage collector to track) until one is needed: until then it shares
@@ -297,6 +303,7 @@ class Tensor:
     _vmap_levels = 0              # inside vmap: the levels it is batched at (see _functorch.py)
     _zero_steps = False           # no elements, and steps of 0 that PyTorch reports (stride())
     _stale_size = 0               # a 0-d result PyTorch shrank from a tensor: see shrunk_to_0d
+    _zero_tensor_memory = None    # a ZeroTensor's array, held a second time (see _is_zerotensor)
 
     # numpy must hand arithmetic with tensors back to us (2.0 * t, np.float32(1) + t).
     __array_ufunc__ = None
@@ -687,6 +694,15 @@ class Tensor:
 
     def _is_view(self):
         return self._base is not None
+
+    def _is_zerotensor(self):
+        """True for a gradient PyTorch gives as a "ZeroTensor": zeros that take no memory and
+        may not be changed. ``sgn``'s gradient (of real numbers) is one, so a second-order
+        gradient through ``abs`` reaches a leaf as one. Adding a gradient to it makes a new
+        tensor (nothing is added in place), and a ``.grad`` that is one refuses the next backward.
+        (One holds its array a second time: the engine adds into a gradient's memory only when
+        nothing else holds it, so it never adds into a ZeroTensor's.)"""
+        return self._zero_tensor_memory is not None
 
     def stride(self, dim=None):
         """How many elements to step in memory to move one index along each dim.

@@ -63,6 +63,39 @@ def test_matrix_product_checks(torch, name, d1, d2, db, s1, s2, sb):
     assert run(minigrad) == run(torch)
 
 
+def operand(lib, shape, dtype, made):
+    """A tensor of ones made as a program might make it: in inference mode, as a view made under
+    no_grad of a leaf that requires grad, or as a recorded result."""
+    dtype = getattr(lib, dtype)
+    if made == "inference":
+        with lib.inference_mode():
+            return lib.ones(shape, dtype=dtype)
+    leaf = lib.ones(shape, dtype=dtype, requires_grad=dtype.is_floating_point)
+    if made == "no_grad view":
+        with lib.no_grad():
+            return leaf[...]
+    return leaf * 1
+
+
+MATMUL_OPERAND_CASES = sample(itertools.product(
+    [(2,), (3, 2), (2, 1, 2), (2, 3, 1), (3,), (1, 3, 2), (2, 2, 3, 1), (2, 0, 3)],
+    [(2,), (1, 2), (2, 3, 1), (2, 3), (1, 3, 2), (2, 2, 3, 1)],
+    [("inference", "no_grad view"), ("no_grad view", "inference"), ("inference", "recorded"),
+     ("recorded", "inference"), ("no_grad view", "recorded")],
+    [("float32", "float32"), ("float32", "float64"), ("float32", "bool")]), 300, 2)
+
+
+@pytest.mark.parametrize("s1, s2, made, dtypes", MATMUL_OPERAND_CASES)
+def test_matmul_saves_an_operand_before_checking_sizes_and_dtypes(torch, s1, s2, made, dtypes):
+    """matmul folds, expands and reshapes its operands (recorded views: a view made under
+    no_grad gets an edge that way) before mm, mv or bmm saves each operand for the other's
+    gradient: an inference operand is refused before the sizes or the dtypes are compared
+    (found by the random-program test)."""
+    def run(lib):
+        return outcome(lambda: operand(lib, s1, dtypes[0], made[0]) @ operand(lib, s2, dtypes[1], made[1]))
+    assert run(minigrad) == run(torch)
+
+
 # --- convolutions ---------------------------------------------------------------------------
 
 CONVOLUTIONS = {"conv1d": (3, 2, 2), "conv2d": (3, 2, 2, 2), "conv3d": (3, 2, 2, 2, 2),
@@ -185,3 +218,23 @@ def test_bernoulli_inplace_checks(torch, ds, ss, dp, sp):
         return lambda: ones(lib, ss, ds).bernoulli_(ones(lib, sp, dp) * 0.5 if dp[0] == "f"
                                                      else ones(lib, sp, dp))
     assert outcome(call(minigrad)) == outcome(call(torch))
+
+
+BATCHED_OPERAND_CASES = sample(itertools.product(
+    ["bmm", "baddbmm"], [((1, 1, 3), (1, 3, 1)), ((1, 0, 3), (1, 3, 1)), ((1, 1, 3), (1, 2, 1))],
+    [("recorded", "inference"), ("inference", "recorded"), ("no_grad view", "inference"),
+     ("inference", "no_grad view")],
+    [("float32", "float64"), ("float64", "float32"), ("bool", "float32"), ("float32", "float32")]), 200, 3)
+
+
+@pytest.mark.parametrize("name, shapes, made, dtypes", BATCHED_OPERAND_CASES)
+def test_batched_products_save_an_operand_before_checking_dtypes(torch, name, shapes, made, dtypes):
+    """bmm and baddbmm save each batch for the other's gradient before their kernels compare
+    the dtypes (and baddbmm the added term's): an inference batch is refused first (found by the
+    random-program test)."""
+    def run(lib):
+        def call():
+            a, b = (operand(lib, shape, dtype, how) for shape, dtype, how in zip(shapes, dtypes, made))
+            return lib.bmm(a, b) if name == "bmm" else lib.baddbmm(lib.zeros(1), a, b)
+        return outcome(call)
+    assert run(minigrad) == run(torch)

@@ -2118,8 +2118,9 @@ def test_known_programs(torch, program):
 # Programs that still differ from PyTorch, each as (the reason, the program): when a random
 # program finds a difference that cannot be fixed at once, it goes here.
 KNOWN_DIFFERENT_PROGRAMS = [
-    # PyTorch's gradient of sgn of real numbers is a ZeroTensor (no memory, version 0), which a
-    # leaf keeps as its .grad; minigrad's is ordinary zeros (README, "Not the same as PyTorch yet")
+    # PyTorch's gradient of sgn of real numbers is a ZeroTensor (no memory, version 0), and so is
+    # lgamma's product of it, which a leaf keeps as its .grad; minigrad marks sgn's own as one,
+    # but the product is ordinary zeros (README, "Not the same as PyTorch yet")
     ("sgn's ZeroTensor gradient", [("leaf", (3,), 0, False, True), ("unary", "lgamma", (0,), False, False),
                                    ("inplace", "sgn_", (1,), False, False),
                                    ("backward", "backward_gradient", (1,), True, False)]),

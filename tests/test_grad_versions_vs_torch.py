@@ -954,3 +954,51 @@ def test_forward_over_reverse_matches_torch(name):
         results.append((out.detach().numpy(), tangent.detach().numpy()))
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+# what reaches the leaf x through sgn (abs's second derivative): PyTorch's gradient of sgn is a
+# ZeroTensor; each program is a list of backward calls, (loss, create_graph)
+def _through_sgn(L, x):
+    return L.autograd.grad(x.abs().sum(), x, create_graph=True)[0].sum()
+
+
+def _poisson_second_order(L, x):
+    loss = L.nn.functional.poisson_nll_loss(x, x.abs(), log_input=False)
+    return L.autograd.grad(loss, x, create_graph=True)[0].sum()
+
+
+ZERO_TENSOR_PROGRAMS = {
+    "only": lambda L, x: [(_through_sgn(L, x), False)],
+    "first_then_others": lambda L, x: [(_poisson_second_order(L, x), False)],
+    "with_another": lambda L, x: [(_through_sgn(L, x) + (x * 3).sum(), False)],
+    "another_first": lambda L, x: [((x * 3).sum() + _through_sgn(L, x), False)],
+    "through_add": lambda L, x: [(L.autograd.grad((x + 1).abs().sum(), x, create_graph=True)[0].sum(), False)],
+    "twice": lambda L, x: [(_through_sgn(L, x), False), (_through_sgn(L, x), False)],
+    "twice_recorded": lambda L, x: [(_through_sgn(L, x), False), (_through_sgn(L, x), True)],
+}
+
+
+@pytest.mark.parametrize("grad_before", [False, True])
+@pytest.mark.parametrize("name", sorted(ZERO_TENSOR_PROGRAMS))
+def test_sgn_gradient_is_a_zero_tensor(name, grad_before):
+    """sgn's gradient is PyTorch's ZeroTensor: a leaf whose only gradient it is keeps it as .grad
+    (``_is_zerotensor()``, version 0) and refuses the next backward into it (two of them, with
+    create_graph, add up to another); added to a gradient that arrives after it, it gives a new
+    tensor (nothing is added into it in place) (found by the random-program test)."""
+    torch = import_torch()
+
+    def outcome(L):
+        x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        if grad_before:
+            x.grad = L.ones(3)
+        seen = []
+        for loss, create_graph in ZERO_TENSOR_PROGRAMS[name](L, x):
+            try:
+                loss.backward(create_graph=create_graph)
+            except RuntimeError as error:
+                seen.append(str(error))
+            seen.append((x.grad._is_zerotensor(), x.grad._version))
+        return seen
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(minigrad) == outcome(torch)

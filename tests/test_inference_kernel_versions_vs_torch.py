@@ -594,6 +594,82 @@ def test_a_no_grad_view_with_an_inference_tensor_of_another_shape(torch, name, s
     assert outcome(minigrad) == outcome(torch)
 
 
+SAVED_FOR_ONE_GRADIENT = {
+    "fmod": lambda L, a, b: L.fmod(a, b), "remainder": lambda L, a, b: L.remainder(a, b),
+    "igamma": lambda L, a, b: L.igamma(a, b), "igammac": lambda L, a, b: L.igammac(a, b),
+    "zeta": lambda L, a, b: L.special.zeta(a, b), "nextafter": lambda L, a, b: L.nextafter(a, b),
+    "ldexp": lambda L, a, b: L.ldexp(a, b), "div_floor": lambda L, a, b: L.div(a, b, rounding_mode="floor"),
+    "fmod_": lambda L, a, b: (a * 1).fmod_(b), "nextafter_": lambda L, a, b: (a * 1).nextafter_(b),
+    "ldexp_": lambda L, a, b: (a * 1).ldexp_(b),
+    "addcmul": lambda L, a, b: L.addcmul(a, a, b), "addcdiv": lambda L, a, b: L.addcdiv(a, a, b),
+    "addcdiv_divisor": lambda L, a, b: L.addcdiv(a, b, a), "addcmul_": lambda L, a, b: (a * 1).addcmul_(a, b),
+    "lerp": lambda L, a, b: L.lerp(a, a, b)}
+SAVED_NAMES = ("_saved_self", "_saved_other", "_saved_tensor1", "_saved_tensor2", "_saved_end", "_saved_weight")
+
+
+@pytest.mark.parametrize("made", [("inference", "no_grad view"), ("no_grad view", "inference"),
+                                  ("no_grad view", "plain"), ("plain", "no_grad view"),
+                                  ("no_grad view", "no_grad view"), ("plain", "leaf"), ("leaf", "plain")])
+@pytest.mark.parametrize("name", sorted(SAVED_FOR_ONE_GRADIENT))
+def test_inputs_saved_for_one_gradient_only_when_it_has_an_edge(torch, name, made):
+    """fmod, remainder, igamma, igammac and zeta save both inputs only for other's gradient,
+    nextafter both and ldexp other only for self's, div with a rounding mode self only for
+    other's, addcmul each factor for the other's, addcdiv tensor1 for tensor2's, lerp self and
+    end for weight's: when that input is a view made under no_grad (requires_grad=True, no edge),
+    nothing is saved, so an inference tensor is not refused, and backward still gives the
+    other input its gradient (found by the random-program test)."""
+    def make(L, how, value):
+        if how == "inference":
+            with L.inference_mode():
+                return L.full((3,), value)
+        leaf = L.full((3,), value, requires_grad=how != "plain")
+        if how == "no_grad view":
+            with L.no_grad():
+                return leaf[...]
+        return leaf
+
+    def outcome(L):
+        a, b = make(L, made[0], 1.5), make(L, made[1], 2.0)
+        try:
+            out = SAVED_FOR_ONE_GRADIENT[name](L, a, b)
+        except RuntimeError as error:
+            return str(error).splitlines()[0]
+        node = out.grad_fn
+        saved = {n: getattr(node, n) is not None for n in SAVED_NAMES if hasattr(node, n)}
+        try:
+            out.sum().backward()
+        except (RuntimeError, NotImplementedError) as error:
+            return saved, str(error).splitlines()[0]
+        return saved, [None if t.grad is None else (np.round(t.grad.tolist(), 5).tolist(), t.grad._version)
+                       for t in (a, b)]
+    assert outcome(minigrad) == outcome(torch)
+
+
+@pytest.mark.parametrize("self_made", ["recorded", "no_grad view", "plain"])
+@pytest.mark.parametrize("shape", [(3,), (2, 3), ()], ids=str)
+@pytest.mark.parametrize("name", ["ldexp", "ldexp_"])
+def test_ldexp_saves_a_bool_exponent_before_refusing_it(torch, name, shape, self_made):
+    """ldexp (and ldexp_) of a float tensor that gets an edge saves the exponent for its
+    gradient before the kernel refuses bool exponents or the shapes: a bool inference tensor
+    is refused as an inference tensor first (found by the random-program test)."""
+    def outcome(L):
+        leaf = L.ones(3, requires_grad=self_made != "plain")
+        if self_made == "no_grad view":
+            with L.no_grad():
+                x = leaf[...]
+        else:
+            x = leaf * 1
+        with L.inference_mode():
+            exponent = L.ones(shape, dtype=L.bool)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return getattr(x, name)(exponent).tolist()
+        except (RuntimeError, NotImplementedError) as error:
+            return type(error).__name__, str(error).splitlines()[0]
+    assert outcome(minigrad) == outcome(torch)
+
+
 @pytest.mark.parametrize("call", ["x.scatter_reduce(0, i, inference_double, 'mean')", "x.scatter_reduce(0, i, inference, 'bad')",
                                   "x.scatter_reduce(5, i, inference, 'sum')", "x.scatter_reduce(0, i, inference, 'sum')",
                                   "inference.scatter_reduce(0, i, x * 1, 'prod')", "x.scatter_reduce(0, inference_index, x * 2, 'amin')",

@@ -143,6 +143,10 @@ OPERATIONS = {
     "lt_": (_pointwise_arguments(1), lambda L, v, a: v.lt_(L.tensor(a["others"][0]))),
     "ge_ number": (_pointwise_arguments(0), lambda L, v, a: v.ge_(a["number"])),
     "polygamma_": (_pointwise_arguments(0), lambda L, v, a: v.polygamma_(1)),
+    # (outside training rrelu is leaky_relu's kernel: each position in turn)
+    "rrelu inplace": (_pointwise_arguments(0), lambda L, v, a: L.nn.functional.rrelu(v, inplace=True)),
+    "rrelu_": (_pointwise_arguments(0), lambda L, v, a: L.nn.functional.rrelu_(v)),
+    "leaky_relu_": (_pointwise_arguments(0), lambda L, v, a: L.nn.functional.leaky_relu_(v, 0.2)),
     "masked_fill_": (_pointwise_arguments(1), lambda L, v, a: v.masked_fill_(L.tensor(a["others"][0] > 0), 0.75)),
     "masked_scatter_": (_pointwise_arguments(1), lambda L, v, a: v.masked_scatter_(
         L.tensor(a["others"][0] > 0), L.arange(100.0, dtype=v.dtype))),

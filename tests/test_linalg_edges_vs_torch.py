@@ -254,3 +254,24 @@ def test_det_gradient_inside_func_transforms_takes_the_svd(name):
     np.testing.assert_allclose(b_m, b_t, atol=1e-12)
     if len(np.shape(a)) == 2:   # (a batch's matmul records ReshapeAliasBackward0 where PyTorch's View)
         assert chain_m == chain_t
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("matrix", [
+    [[0.75, NAN], [NAN, 1.25]], [[NAN, 1.0], [1.0, 2.0]], [[4.0, 2.0], [2.0, NAN]],
+    [[4.0, 2.0, 1.0], [2.0, NAN, 0.0], [1.0, 0.0, 3.0]], [[4.0, 2.0, 1.0], [2.0, 3.0, 0.0], [1.0, 0.0, NAN]],
+    [[4.0, 2.0], [2.0, 5.0]], [[-1.0, 0.0], [0.0, 1.0]]], ids=str)
+def test_cholesky_stops_at_a_nan(matrix):
+    """A NaN that reaches the diagonal is not positive: the Cholesky factorization stops at that
+    leading minor and reports it, as PyTorch's does (numpy's LAPACK carries the NaN on)
+    (found by the random-program test)."""
+    def outcome(L):
+        info = L.linalg.cholesky_ex(L.tensor(matrix))[1]
+        try:
+            L.linalg.cholesky(L.tensor(matrix, dtype=L.float64))
+        except RuntimeError as error:
+            return info.item(), type(error).__name__, str(error)
+        return info.item(), "no error"
+    assert outcome(minigrad) == outcome(torch)

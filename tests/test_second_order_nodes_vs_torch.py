@@ -362,3 +362,99 @@ def test_forward_mode_of_the_gradients_as_torch(torch):
                 results.append((tangent.detach().numpy(), tangent.grad_fn and tangent.grad_fn.name()))
         np.testing.assert_array_equal(results[0][0], results[1][0], err_msg=name)
         assert results[0][1] == results[1][1], name
+
+
+def shared_structure(gradients):
+    """Every node below the gradients, numbered in the order first met (depth first), each with
+    its name and the numbers of its next nodes: which nodes two paths share shows, as it decides
+    the order and the versions of a second-order backward."""
+    numbers, nodes = {}, []
+
+    def visit(node):
+        if node is None:
+            return None
+        if node not in numbers:
+            numbers[node] = len(numbers)
+            children = tuple(visit(n) for n, _ in node.next_functions)
+            nodes.append((numbers[node], node.name().split("::")[-1], children))
+        return numbers[node]
+    for gradient in gradients:
+        visit(gradient.grad_fn if gradient is not None else None)
+    return sorted(nodes)
+
+
+SECOND_ORDER_PROGRAMS = {
+    "dist_of_itself": lambda L, x, y: L.dist(x, x),
+    "dist": lambda L, x, y: L.dist(x, y),
+    "dist_p1": lambda L, x, y: L.dist(x, y, p=1),
+    "dist_of_a_number": lambda L, x, y: L.dist(x, y.detach()),
+    "svdvals": lambda L, x, y: L.linalg.svdvals(x).sum(),
+    "nuclear_norm": lambda L, x, y: L.nuclear_norm(x * y),
+    # (renorm's gradient is computed in float64 and converted back: ToCopyBackward0)
+    "renorm": lambda L, x, y: (x.renorm(2, 0, 1.0) * y).sum(),
+    "renorm_half": lambda L, x, y: (x.renorm(0.5, 1, 0.5) * y).sum(),
+    # (a node without a derivative: edges only to the inputs that require grad)
+    "hardsigmoid": lambda L, x, y: L.nn.functional.hardsigmoid(x * 3).sum(),
+}
+
+
+def _shown_gradient(grad):
+    """A leaf's gradient as both libraries show it: version, ZeroTensor or not, values to
+    rounding (NaN as a string, so that equal lists compare equal; the products of an SVD add up
+    in another order)."""
+    if grad._is_zerotensor():             # (PyTorch's has no values to list)
+        return grad._version, True
+    return grad._version, False, np.round(grad.tolist(), 3).astype(str).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER_PROGRAMS))
+def test_second_order_graph_nodes_shared_as_torch(name):
+    """The gradient with create_graph=True is made of PyTorch's nodes, shared where PyTorch's
+    are and separate where PyTorch computes a formula once per input (dist's gradient of self
+    and of other are two chains), and a backward through it leaves the leaves' gradients at
+    PyTorch's versions; a node without a derivative has edges only to the inputs that require
+    grad (found by the random-program test)."""
+    torch = import_torch()
+
+    def outcome(L):
+        x = L.tensor([[0.3, -1.2, 0.7], [0.1, 0.4, -0.5]], requires_grad=True)
+        y = L.tensor([[0.2, 0.6, -0.9], [1.1, -0.3, 0.8]], requires_grad=True)
+        out = SECOND_ORDER_PROGRAMS[name](L, x, y)
+        grads = L.autograd.grad(out, (x, y), create_graph=True, allow_unused=True)
+        graph = shared_structure(grads)
+        total = sum(g.sum() for g in grads if g is not None)
+        try:
+            with L.no_grad():
+                total.backward()
+        except RuntimeError as error:
+            return graph, str(error)
+        return graph, [None if t.grad is None else _shown_gradient(t.grad) for t in (x, y)]
+    assert outcome(minigrad) == outcome(torch)
+
+
+@pytest.mark.parametrize("grad_output_requires_grad", [False, True])
+@pytest.mark.parametrize("p", [0.5, -1.5, 1.5, 3.0, float("inf"), 1.0, 2.0])
+def test_norm_second_order_backward_runs_nodes_in_torchs_order(p, grad_output_requires_grad):
+    """The norm's gradient with create_graph=True makes its nodes in PyTorch's order (its C++
+    computes a product's right operand first), so a second backward runs them in PyTorch's order:
+    sgn's ZeroTensor arrives at the leaf when PyTorch's does, and the gradient ends at PyTorch's
+    version (found by the random-program test)."""
+    torch = import_torch()
+
+    def outcome(L):
+        x = L.tensor([0.5, -1.25, 2.0], requires_grad=True)
+        grad_output = L.tensor(1.0, requires_grad=grad_output_requires_grad)
+        (grad,) = L.autograd.grad(x.norm(p), [x], grad_output, create_graph=True)
+        ran, seen = [], set()
+
+        def watch(node):            # each node writes down when it runs
+            if node is None or node in seen:
+                return
+            seen.add(node)
+            node.register_hook(lambda grad_inputs, grad_outputs, node=node: ran.append(node.name()))
+            for child, _ in node.next_functions:
+                watch(child)
+        watch(grad.grad_fn)
+        inputs = [x, grad_output] if grad_output_requires_grad else [x]
+        return ran, [g._version for g in L.autograd.grad(grad.sum(), inputs)]
+    assert outcome(minigrad) == outcome(torch)

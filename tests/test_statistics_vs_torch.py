@@ -679,3 +679,32 @@ def test_var_mean_std_mean_and_float32_var_std_to_the_last_bit_as_torch():
                         theirs = _outputs(getattr(torch, name)(torch.tensor(x), *given, correction=correction))
                         for our, their in zip(ours, theirs):
                             np.testing.assert_array_equal(our.numpy(), their.numpy())
+
+
+OF_NOTHING = [
+    "L.zeros(0).mean()", "L.zeros(0, 3).mean(0)", "L.zeros(3, 0).mean(1, keepdim=True)",
+    "L.zeros(0, dtype=L.float64).mean()", "L.zeros(0).mean(dtype=L.float64)", "L.zeros(0).nanmean()",
+    "L.zeros(0).var()", "L.zeros(0).std()", "L.zeros(2, 0).var(1)", "L.zeros(0).var(correction=0)",
+    "L.tensor([1.0]).var()", "L.var_mean(L.zeros(0))[0]", "L.var_mean(L.zeros(0))[1]", "L.std_mean(L.zeros(2, 0), 1)[0]",
+    "L.nn.functional.l1_loss(L.zeros(0), L.zeros(0))", "L.nn.functional.mse_loss(L.zeros(0), L.zeros(0))",
+    "L.nn.functional.poisson_nll_loss(L.zeros(0), L.zeros(0))", "L.nn.functional.kl_div(L.zeros(0), L.zeros(0))",
+    "L.nn.functional.hinge_embedding_loss(L.zeros(0), L.zeros(0))",
+    "L.nn.functional.nll_loss(L.zeros(0, 3), L.zeros(0, dtype=L.int64))",
+    "L.nn.functional.cross_entropy(L.zeros(0, 3), L.zeros(0, dtype=L.int64))",
+    "L.nn.functional.nll_loss(L.zeros(0, 3, 2), L.zeros(0, 2, dtype=L.int64))",
+    "L.nn.functional.nll_loss(L.zeros(2, 3), L.full((2,), -100))"]
+
+
+@pytest.mark.parametrize("expression", OF_NOTHING)
+def test_nan_of_a_reduction_of_nothing_has_pytorchs_sign(expression):
+    """The mean of nothing is the processor's 0 / 0, a NaN with the sign bit set; the variance
+    and nll_loss of nothing are NaNs PyTorch's kernels write themselves, the sign bit clear
+    (``signbit()`` and printing ``-nan`` tell them apart) (found by the random-program test)."""
+    torch = import_torch()
+
+    def outcome(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = eval(expression, {"L": L})        # noqa: S307 (a fixed line of this test)
+        return str(value.dtype).split(".")[-1], value.isnan().tolist(), value.signbit().tolist()
+    assert outcome(minigrad) == outcome(torch)

@@ -41,6 +41,10 @@ def _check_batches(first, second, function):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{first.shape[0]}, {first.shape[2]}] but got: [{second.shape[0]}, {second.shape[1]}].")
+    if first._array.dtype.kind == "b" or first._array.dtype != second._array.dtype:
+        # (autograd saves each for the other's gradient before the kernel compares the dtypes:
+        # an inference tensor is refused first)
+        check_history_kept(first, second, saves=SAVES_OTHER)
     if not nothing_to_multiply(first, second):      # (else PyTorch's kernel returns first)
         _check_not_bool(first, function)           # its kernel is chosen by the first's dtype
         if first._array.dtype != second._array.dtype:
@@ -90,7 +94,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """
     if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
             and input._array.dtype != batch1._array.dtype):
-        # (PyTorch names the types as the C++ compiler does: 'long int', 'c10::Half')
+        # (PyTorch names the types as the C++ compiler does: 'long int', 'c10::Half'; it saves
+        # each batch for the other's gradient first)
+        check_history_kept(input, batch1, batch2, saves=((), (2,), (1,)))
         names = [cpp_type_name(t.dtype) for t in (input, batch1, batch2)]
         raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: {names[1]}, "
                            f"batch2: {names[2]}")

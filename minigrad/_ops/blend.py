@@ -13,7 +13,7 @@ from .._fused_multiply_add import fma
 from .._type_names import type_name
 from .._dtype import checked_number, cpp_type_name, result_type
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node, needs_grad
+from ..autograd.graph import Node, gets_gradient_edge
 from . import result
 from .pointwise import (_broadcast_error, kernel_not_implemented, laid_out_as_pytorch, mul_by_number,
                         opmath_dtype, sub)
@@ -111,8 +111,9 @@ def addcmul(input, tensor1, tensor2, *, value=1):
         else:
             sums = x + scaled * t2
         out = laid_out_as_pytorch(np.asarray(sums, dtype), x, t1, t2)
-    # (each factor is saved only for the other's gradient, as PyTorch saves it)
-    saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2 if needs_grad((tensor1,)) else None)
+    # (each factor is saved only for the other's gradient, as PyTorch saves it: when the other
+    # gets an edge, which a view made under no_grad does not)
+    saved = (tensor1 if gets_gradient_edge(tensor2) else None, tensor2 if gets_gradient_edge(tensor1) else None)
     return result(out, AddcmulBackward0, (input, tensor1, tensor2), saved=saved, value=value)
 
 
@@ -166,8 +167,9 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = np.asarray(x + _value_in(t1.dtype, value) * t1 / t2, dtype)
     out = laid_out_as_pytorch(out, x, t1, t2)
-    # (tensor1 is saved only for tensor2's gradient, as PyTorch saves it; tensor2 always)
-    saved = (tensor1 if needs_grad((tensor2,)) else None, tensor2)
+    # (tensor1 is saved only for tensor2's gradient, when tensor2 gets an edge, as PyTorch saves
+    # it; tensor2 always)
+    saved = (tensor1 if gets_gradient_edge(tensor2) else None, tensor2)
     return result(out, AddcdivBackward0, (input, tensor1, tensor2), saved=saved, value=value)
 
 
@@ -276,7 +278,8 @@ def lerp(input, end, weight):
     with np.errstate(over="ignore", invalid="ignore"):      # (inf and NaN silently, as in PyTorch)
         out = laid_out_as_pytorch(np.asarray(_lerp_array(start, stop, w), dtype), *arrays)
     if weighted:
-        # self and end are needed only for weight's gradient: PyTorch saves them only then
-        ends = (input, end) if weight.requires_grad else (None, None)
+        # self and end are needed only for weight's gradient: PyTorch saves them only when
+        # weight gets an edge
+        ends = (input, end) if gets_gradient_edge(weight) else (None, None)
         return result(out, LerpBackward1, (input, end, weight), saved=(*ends, weight))
     return result(out, LerpBackward0, (input, end), weight=weight)

@@ -79,6 +79,11 @@ def _cholesky_arrays(array, upper):
             factors[i] = np.linalg.cholesky(lower)
         except np.linalg.LinAlgError:
             factors[i], info[i] = _partial_cholesky(np.tril(matrix))
+            continue
+        if not (np.diagonal(factors[i]) > 0).all():
+            # a NaN reached the diagonal: numpy's LAPACK carries it on, PyTorch's stops there (a
+            # NaN is not positive) and reports that leading minor
+            factors[i], info[i] = _partial_cholesky(np.tril(matrix))
     factors = factors.reshape(array.shape)
     if upper:
         factors = np.swapaxes(factors, -1, -2)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._type_names import type_name
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, gets_gradient_edge
 from . import result, plain_output, save_result, zeros_set_in_place
 from .bitwise import _kernel_error
 from .pointwise import (_binary, _float_ufunc, check_broadcasts_into, check_shapes_fit, like_its_input,
@@ -108,8 +108,10 @@ def _check_other(name, other, position=2):
 def _refuse_bool_exponents(input, other, in_place=False):
     """PyTorch's kernel for a floating input has no loop for bool exponents (an integer input,
     made float32 first, goes another way); its loop compares the shapes first (in place, other
-    may not broadcast input to a larger shape)."""
+    may not broadcast input to a larger shape). Before that, autograd saves other for input's
+    gradient: an inference tensor is refused first."""
     if other._array.dtype == np.bool_ and input._array.dtype.kind == "f":
+        check_history_kept(input, other, saves=((1,), ()))
         (check_broadcasts_into if in_place else check_shapes_fit)(input, other)
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
 
@@ -126,7 +128,8 @@ def ldexp(input, other):
     with np.errstate(over="ignore", invalid="ignore"):     # (as PyTorch: self * pow(2, other))
         out = _binary(lambda b, e: np.multiply(b, np.power(np.asarray(2.0, dtype), np.asarray(e, dtype)),
                                                dtype=dtype), base, other, ((1,), ()))
-    return save_result(result(out, LdexpBackward0, (input, other)), other)
+    # (other only for self's gradient, as PyTorch saves it: when self gets an edge)
+    return save_result(result(out, LdexpBackward0, (input, other)), other if gets_gradient_edge(input) else None)
 
 
 def ldexp_(self, other):
@@ -168,12 +171,12 @@ class NextafterBackward0(Node):
     def backward(self, grad):
         a, b = self.saved_tensors
         grad_self = None
-        if self.should_compute_output(0):
+        if self.should_compute_output(0):       # (a and b are saved only for this gradient)
             moved = _wrap(np.broadcast_to(a._array != b._array, grad.shape))
             grad_self = where(moved, grad, _wrap(np.zeros((), dtype=grad._array.dtype)))
         return (grad_self,
                 # (PyTorch's zeros_like(other): new memory zeroed in place, so at version 1)
-                zeros_set_in_place(b._array.shape, b._array.dtype) if self.should_compute_output(1) else None)
+                zeros_set_in_place(*self._other_shape_and_dtype) if self.should_compute_output(1) else None)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t where self != other, else 0"""
@@ -192,9 +195,12 @@ def nextafter(input, other):
         raise _kernel_error("nextafter_cpu", dtype)
     out = _binary(lambda a, b: np.nextafter(np.asarray(a, dtype), np.asarray(b, dtype)), input, other,
                   ((1,), ()))
-    # (self is saved only for its own gradient, as PyTorch saves it)
-    return result(out, NextafterBackward0, (input, other),
-                  saved=(input if input.requires_grad else None, other))
+    # (both are saved only for self's gradient, as PyTorch saves them: when self gets an edge)
+    saved = (input, other) if gets_gradient_edge(input) else (None, None)
+    out = result(out, NextafterBackward0, (input, other), saved=saved)
+    if out._grad_fn is not None:        # (other's gradient, zeros, needs only its shape and dtype)
+        out._grad_fn._other_shape_and_dtype = (other._array.shape, other._array.dtype)
+    return out
 
 
 def nextafter_(self, other):

@@ -21,7 +21,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._type_names import type_name
-from ..autograd.graph import Node, needs_grad
+from ..autograd.graph import Node, gets_gradient_edge, needs_grad
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from . import result
@@ -230,6 +230,8 @@ class IgammaBackward0(Node):
         if self.should_compute_output(0):
             name = type(self).__name__[:-len("Backward0")].lower()
             raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+        if not self.should_compute_output(1):     # (then nothing was saved)
+            return None, None
         return None, (grad if self._sign > 0 else -grad) * _density(a, x)
 
 
@@ -251,7 +253,7 @@ def _incomplete(name, upper, input, other, position=2):
     out = _binary(lambda a, x: _igamma64(a, x, upper).astype(dtype), input, other, ((), (0, 1)))
     node = IgammacBackward0 if upper else IgammaBackward0
     # (both are saved for other's gradient only, as PyTorch saves them: self has none)
-    return result(out, node, (input, other), saved=(input, other) if needs_grad((other,)) else (None, None))
+    return result(out, node, (input, other), saved=(input, other) if gets_gradient_edge(other) else (None, None))
 
 
 def igamma(input, other):

@@ -211,6 +211,7 @@ def _matrix_product(input, mat2):
             f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
             f"{mat2.shape[0]}x{mat2.shape[1]})")
     if a.dtype != b.dtype or a.dtype.kind == "b":      # (one test for the usual case)
+        check_history_kept(input, mat2, saves=SAVES_OTHER)   # (recorded, then checked)
         _check_same_dtype(input, mat2)
         _check_not_bool(input, "addmm_impl_cpu_")
     out = kernel_writes("mm", result(a @ b, MmBackward0, (input, mat2)), input, mat2)
@@ -386,9 +387,10 @@ def bmm(input, mat2):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
-    if not nothing_to_multiply(input, mat2):      # (else PyTorch's kernel returns first)
-        _check_not_bool(input, "bmm")              # its kernel is chosen by input's dtype
-        if input._array.dtype != mat2._array.dtype:
+    if input._array.dtype.kind == "b" or input._array.dtype != mat2._array.dtype:
+        check_history_kept(input, mat2, saves=SAVES_OTHER)   # (recorded, then checked)
+        if not nothing_to_multiply(input, mat2):      # (else PyTorch's kernel returns first)
+            _check_not_bool(input, "bmm")              # its kernel is chosen by input's dtype
             # PyTorch's batched kernel's message
             raise RuntimeError(f"expected scalar type {cpp_name(input.dtype).capitalize()} but "
                                f"found {cpp_name(mat2.dtype).capitalize()}")
@@ -440,8 +442,9 @@ def matmul(input, other):
     if not _should_fold(input.shape, other.shape, other, input):
         da = db = 3                  # use the batched product below
     if da >= 3 and db <= 2:
-        # fold: (..., n, m) @ (m, p) is one (N, m) @ (m, p) product
-        _check_fold(other.shape, input.shape, input, other)
+        # fold: (..., n, m) @ (m, p) is one (N, m) @ (m, p) product (inner sizes that differ
+        # are mm's or mv's error, after the reshape: a recorded view, as in PyTorch, so that an
+        # operand made in no_grad gets an edge and the other is saved before the sizes are compared)
         # (the row count written out: -1 cannot be inferred when the last dim is 0)
         folded = input.reshape(int(np.prod(input.shape[:-1])), input.shape[-1])
         product = mm(folded, other) if db == 2 else mv(folded, other)
@@ -450,7 +453,6 @@ def matmul(input, other):
     if db >= 3 and da <= 2:
         # fold on the right: a @ B = (B^T @ a^T)^T
         batched = other.mT
-        _check_fold(tuple(input.shape)[::-1], batched.shape, input, other)
         folded = batched.reshape(int(np.prod(batched.shape[:-1])), batched.shape[-1])
         if da == 1:
             return unsafe_view(folded.mv(input), tuple(batched.shape[:-1]))
@@ -468,11 +470,8 @@ def matmul(input, other):
         batch = tuple(np.broadcast_shapes(batch_a, batch_b))
     except ValueError:      # the batch dimensions clash: PyTorch's broadcasting message for them
         raise _broadcast_error(np.empty(batch_a, dtype=bool), np.empty(batch_b, dtype=bool)) from None
-    if m1 != m2:
-        check_history_kept(input, other, saves=SAVES_OTHER)  # PyTorch expands both (recorded views) first
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(batch))}, {m1}] but got: [{int(np.prod(batch))}, {m2}].")
+    # (inner sizes that differ are left to bmm: PyTorch expands and reshapes both sides
+    # first, recorded views, so bmm sees an edge and saves an operand before it compares them)
     count = int(np.prod(batch))
     a = input.expand(batch + (n, m1)).reshape(count, n, m1)
     if db == 1:
@@ -505,22 +504,6 @@ def _should_fold(shape_a, shape_b, b, a):
     if not larger_first:           # the batched side is used transposed
         strides[-2:], sizes[-2:] = strides[:-3:-1], sizes[:-3:-1]
     return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(len(sizes) - 2))
-
-
-def _check_fold(matrix_shape, batched_shape, *operands):
-    """The error PyTorch gives when the inner sizes of a folded product differ (after the
-    lost-history error of an operand: PyTorch reshapes it, a recorded view, first)."""
-    inner = batched_shape[-1]
-    other = matrix_shape[0]
-    if inner != other:
-        check_history_kept(*operands, saves=SAVES_OTHER)
-        rows = int(np.prod(batched_shape[:-1]))
-        if len(matrix_shape) == 1:
-            raise RuntimeError(
-                f"size mismatch, got input ({rows}), mat ({rows}x{inner}), vec ({other})")
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{inner} and "
-            f"{matrix_shape[0]}x{matrix_shape[1]})")
 
 
 class AddmmBackward0(Node):

@@ -164,8 +164,14 @@ class DistBackward0(Node):
 
     def backward(self, grad):
         other, norm, a = self.saved_tensors
-        grad_self = vector_norm_gradient(grad, a - other, norm, self.p, (), False, True)
-        return grad_self, -grad_self
+        # (each gradient computed on its own, as PyTorch's formulas are: with create_graph=True
+        # the two are separate chains of nodes, which a second-order backward goes through)
+        grad_self = grad_other = None
+        if self.should_compute_output(0):
+            grad_self = vector_norm_gradient(grad, a - other, norm, self.p, (), False, True)
+        if self.should_compute_output(1):
+            grad_other = -vector_norm_gradient(grad, a - other, norm, self.p, (), False, True)
+        return grad_self, grad_other
 
     def jvp(self, tangents, inputs, out):
         """result_t = the p-norm's tangent at (self - other), for the tangent self_t - other_t"""

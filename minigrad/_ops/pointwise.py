@@ -15,7 +15,7 @@ from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, _as_zero_tensor
 from ..autograd.graph import Node, FREED, _PLAIN_PAIR, _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
@@ -514,6 +514,8 @@ def bool_subtraction_error(input, other):
     its parser refused an int past 64 bits: raised here)."""
     for value in (input, other):
         _dtype.check_python_int(value)
+    from .views import check_history_kept      # (views.py builds on this file)
+    check_history_kept(*(v for v in (input, other) if isinstance(v, Tensor)))   # (a lost history first)
     if is_bool(input) and is_bool(other):
         return RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                             "Use the `^` or `logical_xor()` operator instead.")
@@ -1805,7 +1807,8 @@ class SgnBackward0(Node):
 
     def backward(self, grad):
         self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
-        return (_wrap(np.zeros(grad.shape, grad._array.dtype)),)    # (new zeros in row-major order)
+        zeros = _wrap(np.zeros(grad.shape, grad._array.dtype))     # (new zeros in row-major order)
+        return (_as_zero_tensor(zeros),)   # (PyTorch's is a ZeroTensor: see Tensor._is_zerotensor)
 
 
 def _zeros_laid_out_like(grad):

@@ -143,9 +143,11 @@ def mean(input, dim=None, keepdim=False, dtype=None):
             f"complex dtype. Got: {from_numpy_dtype(array.dtype).tensor_type_name[:-6]}"
             "\nminigrad hint: convert first, e.g. x.float().mean()."
         )
-    if array.size == 0:        # the mean of nothing is nan, without numpy's warning
+    if array.size == 0:
+        # the mean of nothing is 0 / 0: NaN, without numpy's warning, with the sign bit set, as
+        # the processor's division gives it to PyTorch (x86's "default NaN")
         mean_of = (lambda a, axis=None, keepdims=False:
-                   np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, np.nan, dtype=a.dtype))
+                   np.full(np.sum(a, axis=axis, keepdims=keepdims).shape, -np.nan, dtype=a.dtype))
     else:
         mean_of = _mean_array
     if dim is None:
@@ -511,15 +513,18 @@ class LinalgVectorNormBackward0(Node):
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
 
-def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
-    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims``."""
+def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims, same_dtype=True):
+    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims`` (grad and
+    norm first converted to a's dtype, unless ``same_dtype`` is False: renorm's are wider)."""
     # written as PyTorch writes it (norm_backward), so that create_graph=True records
-    # the same nodes; grad and norm get their reduced dims back (size 1) unless dim was
-    # left out (then they are 0-d and broadcast)
+    # the same nodes, made in the same order (PyTorch's C++ computes the right operand of a
+    # product first, so its nodes are older, and a second backward runs them later); grad and
+    # norm get their reduced dims back (size 1) unless dim was left out (then they are 0-d
+    # and broadcast)
     if not keepdim and not all_dims and a.ndim:
         for d in dims:
             grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-    if grad._array.dtype != a._array.dtype:      # dtype= computed in another dtype
+    if same_dtype and grad._array.dtype != a._array.dtype:      # dtype= computed in another dtype
         grad, norm = grad.to(a.dtype), norm.to(a.dtype)
     if p == 0:
         # a count of the non-zero elements: a step function, flat almost everywhere. PyTorch
@@ -534,13 +539,17 @@ def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
         a_abs = abs(a)
         mask = _wrap(np.logical_or(a_abs._array == norm._array, np.isnan(a_abs._array)))
         count = mask.sum(dims, True) if dims else mask.sum()
-        return sgn(a) * ((grad / count) * mask)
+        shares = (grad / count) * mask
+        return sgn(a) * shares
     if p < 1:
         # |a|**(p-1) is infinite at a zero element; PyTorch takes its gradient as 0 there
-        scaled = sgn(a) * abs(a).pow_(p - 1).masked_fill_(a == 0, 0)
-        return scaled * grad * norm.pow(1 - p)
+        magnitude = abs(a).pow_(p - 1).masked_fill_(a == 0, 0)
+        scaled = sgn(a) * magnitude
+        norm_power = norm.pow(1 - p)
+        return scaled * grad * norm_power
     if p < 2:
-        scaled = sgn(a) * abs(a).pow_(p - 1)
+        magnitude = abs(a).pow_(p - 1)
+        scaled = sgn(a) * magnitude
     else:
         scaled = a * abs(a).pow_(p - 2)
     scale = grad / norm.pow(p - 1)
@@ -758,6 +767,8 @@ def _variance(name, input, dim, correction, keepdim, unbiased):
         with warnings.catch_warnings():           # numpy's own words for the same thing
             warnings.simplefilter("ignore", RuntimeWarning)
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)
+        if array.size == 0:     # (PyTorch's kernel answers NaN itself, the sign bit clear, where
+            var = np.full(np.shape(var), np.nan, array.dtype)      # numpy's 0 / 0 sets it)
     else:
         with np.errstate(invalid="ignore", over="ignore"):    # (infs give NaN, silently)
             var = array.var(axis=dims or None, ddof=correction, keepdims=keepdim)

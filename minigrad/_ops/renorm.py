@@ -13,13 +13,14 @@ PyTorch: torch.renorm, Tensor.renorm_.
 """
 import numpy as np
 
-from .._tensor import _wrap, _normalize_dim
-from .._dtype import from_numpy_dtype
+from .._tensor import _normalize_dim
+from .._dtype import from_numpy_dtype, float32, float64
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS, show_saved_names, shown_as_given
 from .views import history_first
 from . import result
 from .pointwise import where, mul_by_number, add_number
 from .reduction import vector_norm_gradient
+from .reduction import vector_norm
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -44,15 +45,16 @@ class RenormBackward0(Node):
     def backward(self, grad):
         (a,) = self.saved_tensors
         dims, p = self._dims, self.p
-        if p >= 1:
-            norm = a.norm(p, dims, keepdim=True)
-        else:                              # (minigrad's norm takes p >= 1: this norm has no graph)
-            norm = _wrap(_norms(a._array, p, dims))
-        projected = (a * grad).sum(dims, keepdim=True)
-        from_norm = vector_norm_gradient(projected, a, norm, p, dims, True, False)
+        # (PyTorch computes the norms and the scaled gradient in the accumulation type of its
+        # CPU kernels, float64 for float32 too, and converts the result back: ToCopyBackward0)
+        wide = float64 if a._array.dtype.itemsize >= 4 else float32
+        norm = vector_norm(a, p, dims, keepdim=True, dtype=wide)
+        projected = (a * grad).sum(dims, keepdim=True, dtype=wide)
+        from_norm = vector_norm_gradient(projected, a, norm, p, dims, True, False, same_dtype=False)
         inverse = add_number(norm, 1e-7).reciprocal()
         factor = mul_by_number(inverse, self.maxnorm)
-        return (where(norm > self.maxnorm, factor * (grad - inverse * from_norm), grad),)
+        scaled = factor * (grad - inverse * from_norm)
+        return (where(norm > self.maxnorm, scaled.to(grad.dtype), grad),)
 
 
 _SETTINGS_KEPT_AS["RenormBackward0"] = {"dim": shown_as_given("dim_as_given"), "maxnorm": "maxnorm", "p": "p"}

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._type_names import type_name
 from .._tensor import Tensor, _wrap
-from ..autograd.graph import Node
+from ..autograd.graph import Node, gets_gradient_edge
 from ..autograd.kernel_writes import kernel_writes
 from . import result
 from .._dtype import result_type, wrapped_to
@@ -225,7 +225,7 @@ def div_rounded(input, other, rounding_mode):
     else:
         out = result(out, DivBackward2, (input, other), rounding_mode=rounding_mode, _divisor=other)
     if out._grad_fn is not None:
-        needs_input = isinstance(other, Tensor) and other._graph_requires_grad
+        needs_input = isinstance(other, Tensor) and gets_gradient_edge(other)
         out._grad_fn.save_for_backward(input if needs_input else None, other_saved)
     return out
 
@@ -440,8 +440,9 @@ def _remainder_like(numpy_function, kernel, input, other, node_number, node_tens
     with np.errstate(divide="ignore", invalid="ignore"):     # x % 0.0 is nan, silently
         out = _binary(_zero_divisor_nans(numpy_function), input, other, ((), (0, 1)))     # (see below)
     if isinstance(other, Tensor):
-        # both are needed only for other's gradient: PyTorch saves them only if other requires grad
-        saved = (input, other) if other._graph_requires_grad else None
+        # both are needed only for other's gradient: PyTorch saves them only if other gets an
+        # edge (a view made under no_grad requires grad but has none)
+        saved = (input, other) if gets_gradient_edge(other) else None
         return result(out, node_tensor, (input, other), saved=saved)
     return result(out, node_number, (input,))
 

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from ..autograd.graph import Node, needs_grad
+from ..autograd.graph import Node, gets_gradient_edge, needs_grad
 from .._python_arg_parser import invalid_combination
 from .._tensor import Tensor, _wrap
 from . import result, save_result
@@ -309,6 +309,8 @@ class SpecialZetaBackward0(Node):
         x, q = self.saved_tensors
         if self.should_compute_output(0):         # (PyTorch has no derivative in the exponent)
             raise _zeta_not_differentiable()
+        if not self.should_compute_output(1):     # (then nothing was saved)
+            return None, None
         return None, _grad_other_of_zeta(grad, x, q)
 
 
@@ -368,4 +370,4 @@ def zeta(input, other):
     if not isinstance(other, Tensor):
         return result(out, SpecialZetaBackward2, (input,))     # (PyTorch keeps nothing: no derivative)
     # (both are saved for other's gradient only, as PyTorch saves them: self has none)
-    return result(out, SpecialZetaBackward0, (input, other), saved=(input, other) if needs_grad((other,)) else (None, None))
+    return result(out, SpecialZetaBackward0, (input, other), saved=(input, other) if gets_gradient_edge(other) else (None, None))

@@ -56,7 +56,8 @@ class LinalgSvdBackward0(Node):
             grad_Vh = grad_Vh[..., :k, :] if grad_Vh is not None else None
         grad_S = zeros_if_none(grad_S, S)
         if grad_U is None and grad_Vh is None:            # svdvals: the singular values alone
-            return (U.matmul(grad_S.unsqueeze(-1) * Vh),)
+            # (U's columns scaled, as PyTorch's formula: its second order goes the same way)
+            return ((U * grad_S.unsqueeze(-2)).matmul(Vh),)
         grad_U, grad_Vh = zeros_if_none(grad_U, U), zeros_if_none(grad_Vh, Vh)
         squares = S * S
         F = _off_diagonal_inverse(squares.unsqueeze(-2) - squares.unsqueeze(-1))

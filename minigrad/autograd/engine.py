@@ -26,7 +26,7 @@ from sys import getrefcount
 import numpy as np
 
 from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
-from .._tensor import Tensor, _wrap, _NEVER_CHANGED
+from .._tensor import Tensor, _wrap, _NEVER_CHANGED, _as_zero_tensor
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel
@@ -351,6 +351,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
             return
     if create_graph or _DualLevel.open:       # (forward mode: keep the tangents)
         total = current + grad                # recorded, so it can be differentiated
+        if current._zero_tensor_memory is not None and grad._zero_tensor_memory is not None:
+            _as_zero_tensor(total)              # (two ZeroTensors add up to one)
     else:
         total = current._array + grad._array
         if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
@@ -380,6 +382,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
         # gradient when the two disagree): AccumulateGrad may then have to copy it into the
         # leaf's layout, and that copy_ counts as a change of .grad (its version goes to 1)
         total = _wrap(laid_out_as_pytorch(total, current._array, grad._array))
+        if current._zero_tensor_memory is not None and grad._zero_tensor_memory is not None:
+            _as_zero_tensor(total)              # (two ZeroTensors add up to one)
     if buffer is None:
         buffers[node] = total
     else:

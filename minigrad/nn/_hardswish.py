@@ -63,8 +63,10 @@ def hardsigmoid_backward(grad, x):
     # PyTorch multiplies by 1/6 rounded to float32, in float64 too (its forward divides by 6)
     one_sixth = a.dtype.type(np.float32(1 / 6))
     values = np.where(inside, g * one_sixth, a.dtype.type(0))
+    # (PyTorch's node has edges only to those of grad and x that require grad)
+    recorded = tuple(t for t in (grad, x) if t.requires_grad)
     return result(backward_kernel_layout(values.astype(a.dtype, copy=False), grad, x),
-                  HardsigmoidBackwardBackward0, (grad, x))
+                  HardsigmoidBackwardBackward0, recorded)
 
 
 def hardsigmoid(input, inplace=False):

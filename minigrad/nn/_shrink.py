@@ -21,7 +21,7 @@ from ..autograd.graph import Node, attach_outputs
 from .._ops import plain_output, result, save_result
 from .._dtype import checked_number
 from .._ops.pointwise import backward_kernel_layout, kernel_not_implemented, opmath_dtype, times_number, where
-from .._ops.inplace import apply_inplace
+from .._ops.inplace import apply_inplace, apply_pointwise_inplace
 from .._dtype import scalar_type_name
 from .._tensor import Tensor, _wrap, _shows_as_batched
 from ..autograd.function import _FuncTransforms
@@ -352,7 +352,12 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
         raise RuntimeError("vmap: we do not yet support aten::rrelu. Please file an issue")
     if not inplace:
         return _rrelu_values(input, lower, upper, training, RreluWithNoiseBackward0)
-    return apply_inplace(input, lambda t: _rrelu_values(t, lower, upper, training, RreluWithNoiseBackward1))
+    in_place = lambda t: _rrelu_values(t, lower, upper, training, RreluWithNoiseBackward1)  # noqa: E731
+    if training:
+        return apply_inplace(input, in_place)
+    # (outside training, leaky_relu's kernel: an element that overlapping windows show at several
+    # positions is changed once per position, as for any in-place activation)
+    return apply_pointwise_inplace(input, in_place)
 
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):

@@ -880,6 +880,9 @@ def _nll_rows(logp, labels, weight, ignore_index, reduction):
     else:
         total = losses.sum()
     if reduction == "mean":
+        if n_rows == 0:
+            # no rows at all: PyTorch's kernel answers NaN itself (the sign bit clear), not 0 / 0
+            return np.asarray(np.nan, dtype=logp.dtype), total_weight
         if total_weight == 0:
             # every label ignored (or weighted 0): PyTorch gives 0 / 0 = nan, and no warning
             with np.errstate(invalid="ignore", divide="ignore"):
