@@ -26,6 +26,7 @@ from .pointwise import _broadcast_error
 from ..autograd.kernel_writes import kernel_writes
 from .._fused_multiply_add import fma                # (a * b + c rounded once, in the arrays' dtype)
 from .mkl_kernels import MKL_FUSES_MULTIPLY_ADDS
+from .lu_blocked import dot_in_lanes
 
 linalg_ldl_factor = named_result("linalg_ldl_factor", ("LD", "pivots"))
 linalg_ldl_factor_ex = named_result("linalg_ldl_factor_ex", ("LD", "pivots", "info"))
@@ -223,25 +224,11 @@ def _dot(column, rows):
 
 
 def _dot_in_lanes(column, rows):
-    """column^T rows as MKL's gemv ('T') adds on Intel's processors (see mkl_kernels): a vector
-    loop of 32 bytes (four float64 lanes, eight float32 ones), lane q taking terms q, q + lanes,
-    ... (the first rounded, each later one added exactly); then the lanes added as the
-    processor's horizontal add does: neighbours first, then the halves of what is left."""
-    lanes = 32 // rows.dtype.itemsize
-    sums = []
-    for lane in range(lanes):
-        if lane >= len(column):                    # (an empty lane holds 0)
-            sums.append(np.zeros(rows.shape[1:], dtype=rows.dtype))
-            continue
-        total = rows[lane] * column[lane]
-        for k in range(lane + lanes, len(column), lanes):
-            total = fma(rows[k], column[k], total)
-        sums.append(total)
-    sums = [sums[q] + sums[q + 1] for q in range(0, lanes, 2)]
-    while len(sums) > 1:
-        half = len(sums) // 2
-        sums = [sums[q] + sums[q + half] for q in range(half)]
-    return sums[0]
+    """column^T rows as MKL's gemv ('T') adds on Intel's processors (see mkl_kernels): the
+    vector loop of 32 bytes with fused multiply-adds that LU's dot products take too
+    (lu_blocked.dot_in_lanes), over the terms of each column of rows."""
+    terms_last = np.moveaxis(rows, 0, -1)
+    return dot_in_lanes(terms_last, np.broadcast_to(column, terms_last.shape))
 
 
 def _subtract_outer(b, column, row):

@@ -123,17 +123,17 @@ def _solve_and_update_fused(lu, start, end, stop):
 def _factor_panel_fused(lu, start, end, pivots, info):
     """The columns start..end-1 left-looking, with the terms from column ``start`` on: column
     j's part above the diagonal is solved row by row, each entry ``x - (l . u)`` with the dot
-    product in a vector loop (_dot_in_lanes); its part on and below the diagonal gets each
+    product in a vector loop (dot_in_lanes); its part on and below the diagonal gets each
     earlier term subtracted exactly, one at a time, in order; then the pivot."""
     for j in range(start, end):
         for i in range(start + 1, j):
-            lu[:, i, j] = lu[:, i, j] - _dot_in_lanes(lu[:, i, start:i], lu[:, start:i, j])
+            lu[:, i, j] = lu[:, i, j] - dot_in_lanes(lu[:, i, start:i], lu[:, start:i, j])
         for k in range(start, j):
             lu[:, j:, j] = fma_any(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
         _pivot_and_scale(lu, j, pivots, info)
 
 
-def _dot_in_lanes(l, u):
+def dot_in_lanes(l, u):
     """The sum of l_k u_k over the last dim, as a vector loop of 32 bytes with fused
     multiply-adds (four float64 lanes, eight float32 ones): lane q takes terms q, q + lanes,
     ... (the first rounded, each later one added exactly); then the lanes are added as the
@@ -143,11 +143,11 @@ def _dot_in_lanes(l, u):
     sums = []
     for lane in range(lanes):
         if lane >= terms:                             # (an empty lane holds 0)
-            sums.append(np.zeros_like(l[:, 0]))
+            sums.append(np.zeros(l.shape[:-1], l.dtype))
             continue
-        total = l[:, lane] * u[:, lane]
+        total = l[..., lane] * u[..., lane]
         for k in range(lane + lanes, terms, lanes):
-            total = fma_any(l[:, k], u[:, k], total)
+            total = fma_any(l[..., k], u[..., k], total)
         sums.append(total)
     sums = [sums[q] + sums[q + 1] for q in range(0, lanes, 2)]
     while len(sums) > 1:
