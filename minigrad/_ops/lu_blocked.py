@@ -38,8 +38,7 @@ lu_fused_in_panels follows it (float32 and float64 up to 64 x 64).
 """
 import numpy as np
 
-from .._fused_multiply_add import fma64 as fma      # (a * b + c rounded once, in float64)
-from .._fused_multiply_add import fma as fma_any    # (the same in the arrays' dtype)
+from .._fused_multiply_add import fma      # (a * b + c rounded once, in the arrays' dtype)
 
 PANEL = 8
 OUTER_PANEL = 32
@@ -116,7 +115,7 @@ def _solve_and_update_fused(lu, start, end, stop):
     then the rows below it in those columns updated (_update_rest_fused)."""
     for i in range(start + 1, end):
         for k in range(start, i):
-            lu[:, i, end:stop] = fma_any(-lu[:, i, k, None], lu[:, k, end:stop], lu[:, i, end:stop])
+            lu[:, i, end:stop] = fma(-lu[:, i, k, None], lu[:, k, end:stop], lu[:, i, end:stop])
     _update_rest_fused(lu, start, end, stop)
 
 
@@ -129,7 +128,7 @@ def _factor_panel_fused(lu, start, end, pivots, info):
         for i in range(start + 1, j):
             lu[:, i, j] = lu[:, i, j] - dot_in_lanes(lu[:, i, start:i], lu[:, start:i, j])
         for k in range(start, j):
-            lu[:, j:, j] = fma_any(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
+            lu[:, j:, j] = fma(-lu[:, j:, k], lu[:, k, j, None], lu[:, j:, j])
         _pivot_and_scale(lu, j, pivots, info)
 
 
@@ -147,7 +146,7 @@ def dot_in_lanes(l, u):
             continue
         total = l[..., lane] * u[..., lane]
         for k in range(lane + lanes, terms, lanes):
-            total = fma_any(l[..., k], u[..., k], total)
+            total = fma(l[..., k], u[..., k], total)
         sums.append(total)
     sums = [sums[q] + sums[q + 1] for q in range(0, lanes, 2)]
     while len(sums) > 1:
@@ -188,7 +187,7 @@ def _update_rest_fused(lu, start, end, stop):
                 if sums[which] is None:
                     sums[which] = l * u
                 else:
-                    sums[which] = fma_any(l, u, sums[which]) if fused else sums[which] + l * u
+                    sums[which] = fma(l, u, sums[which]) if fused else sums[which] + l * u
             total = sums[0] if running_sums == 1 else sums[0] + sums[1]
             block = (slice(None), slice(row_first, row_stop), slice(column_first, column_stop))
             lu[block] = lu[block] - total
