@@ -103,6 +103,8 @@ def run_w1(config, with_optional):
     if config["subprocess_torch"]:
         torch_alone = run_in_subprocess("mlp", repeats + ["--only", "torch"], threads=2)
         two_threads["results"].update(torch_alone["results"])
+        notes.append("two threads: PyTorch timed in a process of its own, apart from numpy's "
+                     "thread pool (each library's threads spin for a while after their work)")
 
     section = {"title": "W1 MLP training step (784-256-10, batch 128, float32)",
                "unit": "ms per step", "results": {}, "ratios": {}, "rows": [], "notes": notes,
