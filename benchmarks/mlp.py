@@ -11,7 +11,10 @@ The same step in three ways:
 
 Run on its own (``python -m benchmarks.mlp --repeats 50``) it measures W1 in
 this process and prints the result as JSON; ``__main__`` uses that for the
-two-thread row.
+two-thread row, in two processes: one for the numpy-based steps (minigrad and
+both numpy steps, which share numpy's thread pool) and one for PyTorch (``--only
+torch``), whose own pool of threads would otherwise compete with numpy's (see
+``workloads.run_w1``).
 """
 import argparse
 import json
@@ -240,11 +243,15 @@ def check_agreement(torch):
     return {"agree": bool(agree), "losses": losses}
 
 
-def measure(repeats, with_torch=True, with_optional=True):
+def measure(repeats, with_torch=True, with_optional=True, only=None):
+    """W1 timed for every implementation available here (``only``: those named), and the check
+    that they agree."""
     torch = import_torch() if with_torch else None
     optional = optional_libraries(with_optional)
     found = implementations(torch, {k: v for k, v in optional.items() if k != "micrograd"},
                             make_data())
+    if only is not None:
+        found = {name: run for name, run in found.items() if name in only}
     results = compare(found, repeats, optional_repeats=max(1, repeats // 5), warmup=3)
     return {"results": results, "check": check_agreement(torch)}
 
@@ -253,8 +260,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--no-torch", action="store_true")
+    parser.add_argument("--only", help="comma-separated implementations to time (e.g. torch)")
     arguments = parser.parse_args()
-    outcome = measure(arguments.repeats, with_torch=not arguments.no_torch, with_optional=False)
+    only = arguments.only.split(",") if arguments.only else None
+    outcome = measure(arguments.repeats, with_torch=not arguments.no_torch, with_optional=False,
+                      only=only)
     print(json.dumps(outcome))
 
 

@@ -5,10 +5,14 @@ and returns how long each phase took, e.g. ``{"forward": 0.012, "backward":
 0.020}`` in seconds. It times itself with ``time.perf_counter`` so that setup
 (making leaves, resetting ``.grad``) stays outside the measured phases.
 
-``side_by_side`` calls the implementations in turns (A, B, C, then B, C, A,
-...) instead of all runs of A before all runs of B: a machine that gets
-slower or faster during the run (another process, CPU frequency) then
-affects every implementation alike, and the ratios stay honest.
+``side_by_side`` calls the implementations in turns instead of all runs of A
+before all runs of B: a machine that gets slower or faster during the run
+(another process, CPU frequency) then affects every implementation alike, and
+the ratios stay honest. The turns are ordered so that each implementation
+comes right after each other one equally often (``balanced_orders``): what one
+leaves behind (caches swept, a library's threads still busy) then falls on all
+alike, not always on the same one, as rotating one order (A, B, C, then B, C,
+A) did, where B always ran right after A.
 
 ``compare`` takes turns only among minigrad, numpy and PyTorch, whose
 ratios are the targets, and times the optional libraries afterwards: their
@@ -51,9 +55,9 @@ def side_by_side(implementations, repeats, warmup=1):
     errors = {}
     gc.collect()                 # start from a clean heap; the collector stays on
     names = list(implementations)
+    orders = balanced_orders(len(names))
     for round_number in range(warmup + repeats):
-        shift = round_number % len(names)
-        for name in names[shift:] + names[:shift]:
+        for name in (names[i] for i in orders[round_number % len(orders)]):
             if name in errors:
                 continue
             try:
@@ -75,6 +79,24 @@ def side_by_side(implementations, repeats, warmup=1):
         medians["samples"] = len(runs)
         results[name] = medians
     return results
+
+
+def balanced_orders(n):
+    """Orders of ``range(n)`` in which each number comes right after each other one equally
+    often (a balanced Latin square, Williams' design): 0, 1, n-1, 2, n-2, ... shifted by
+    1, 2, ...; for an odd n the same orders reversed as well. For 4: 0 1 3 2, 1 2 0 3,
+    2 3 1 0, 3 0 2 1."""
+    first, low, high = [0], 1, n - 1
+    while low <= high:
+        first.append(low)
+        low += 1
+        if low <= high:
+            first.append(high)
+            high -= 1
+    orders = [[(i + shift) % n for i in first] for shift in range(n)]
+    if n % 2:
+        orders += [order[::-1] for order in orders]
+    return orders
 
 
 def compare(implementations, repeats, optional_repeats, warmup=1):

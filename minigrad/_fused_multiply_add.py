@@ -10,8 +10,9 @@ once-rounded result with ordinary numpy arithmetic, in two ways:
 * **float16 and float32** (:func:`fma` of such arrays): the product of two float32 numbers
   has at most 48 significant bits, so float64 holds it exactly; adding c in float64 rounds
   once, and rounding that to float32 is the answer, except where the float64 sum landed
-  exactly halfway between two float32 neighbours. There, the sum is done again rounding
-  "to odd" (:func:`rounded_to_odd`), which never creates a false tie.
+  exactly halfway between two float32 neighbours. Those sums alone are done again, rounding
+  "to odd" (:func:`rounded_to_odd`), which never creates a false tie; one integer test over
+  the float64 sums (:func:`_may_round_twice`) finds whether there are any.
 * **float64** (:func:`fma64`): the product's rounding error is found exactly by splitting
   each factor into halves of 26 bits (Veltkamp's :func:`split`, Dekker's product), and the
   sum's by Knuth's :func:`two_sum`; the two errors are added with rounding to odd and then
@@ -45,28 +46,42 @@ def fma(a, b, c):
     with np.errstate(invalid="ignore"):                # (inf - inf: nan, silently, as PyTorch)
         total = np.asarray(np.add(total, c, out=total if in_place else None, dtype=wide))
     rounded = total.astype(a.dtype)
-    if _may_round_twice(total, rounded):               # (rare: see there) round to odd first
-        exact_product = np.multiply(a, b, dtype=wide)
-        return rounded_to_odd(exact_product, np.asarray(c, wide)).astype(a.dtype)
+    suspects = _may_round_twice(total, rounded)
+    if suspects is not None:           # (rare: see there) those sums again, rounded to odd first
+        a, b, c = np.broadcast_arrays(a, b, np.asarray(c))
+        exact_product = np.multiply(a[suspects], b[suspects], dtype=wide)
+        rounded[suspects] = rounded_to_odd(exact_product, c[suspects].astype(wide))
     return rounded
 
 
+# As an int64, a one followed by 63 zeros: the smallest int64 (see _may_round_twice)
+_ONE_THEN_ZEROS = np.iinfo(np.int64).min
+
+
 def _may_round_twice(total, rounded):
-    """Could ``rounded``, the float64 sums ``total`` rounded to float16 or float32, differ from
-    the exact sums rounded once? Only where a sum fell exactly halfway between two neighbours:
-    the exact sum, off that tie, rounds to the nearer one (every halfway point is a float64
-    number, so float64's rounding never carries a sum across one). That shows in the bits
-    float64 has beyond the narrower fraction: a one, then zeros. Near and below the smallest
-    normal number, where fewer bits count, the answer is yes for any sum that is not 0.
-    (``total`` is overwritten.)"""
+    """Where could ``rounded``, the float64 sums ``total`` rounded to float16 or float32, differ
+    from the exact sums rounded once? A boolean mask of those places, or None (the usual answer).
+
+    Only where a sum fell exactly halfway between two neighbours: the exact sum, off that tie,
+    rounds to the nearer one (every halfway point is a float64 number, so float64's rounding
+    never carries a sum across one). That shows in the bits float64 has beyond the narrower
+    fraction: a one, then zeros. Shifted to the top of an int64, those bits are then the
+    smallest int64 there is, so one reduction (``min``) finds whether any sum is halfway,
+    without an array of answers. Near and below the smallest normal number, where fewer bits
+    count, every sum but 0 is suspect. (``total`` is overwritten.)"""
+    if total.size == 0:
+        return None
     info = np.finfo(rounded.dtype)
     limit = 2 * info.smallest_normal
     tiny = (rounded <= limit) & (rounded >= -limit)    # (no array of magnitudes: one less)
-    if tiny.any() and (total[tiny] != 0).any():
-        return True
-    extra_bits = 52 - info.nmant                       # float64's fraction beyond the narrower one
-    beyond = np.bitwise_and(total.view(np.int64), (1 << extra_bits) - 1, out=total.view(np.int64))
-    return bool((beyond == 1 << (extra_bits - 1)).any())
+    tiny = tiny & (total != 0) if tiny.any() else None
+    beyond = total.view(np.uint64)                     # (unsigned: shifting out the top is defined)
+    np.left_shift(beyond, 64 - (52 - info.nmant), out=beyond)
+    halfway = beyond.view(np.int64)
+    if halfway.min() == _ONE_THEN_ZEROS:
+        suspects = halfway == _ONE_THEN_ZEROS
+        return suspects if tiny is None else suspects | tiny
+    return tiny if tiny is not None and tiny.any() else None
 
 
 def fma64(a, b, c):

@@ -149,3 +149,15 @@ def test_the_memory_traffic_counts_run():
     # (made in linalg.py, by the function mm and matmul of two matrices share)
     assert len(where) == arrays and any(
         line.startswith("linalg.py") for size, line in where if size >= 128 * 1024)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
+def test_turns_put_each_implementation_after_each_other_equally_often(n):
+    """side_by_side's orders: every order holds each implementation once, and each ordered
+    pair of neighbours occurs equally often (nothing always runs right after the same one)."""
+    from collections import Counter
+    from benchmarks.timing import balanced_orders
+    orders = balanced_orders(n)
+    assert all(sorted(order) == list(range(n)) for order in orders)
+    neighbours = Counter((order[i], order[i + 1]) for order in orders for i in range(n - 1))
+    assert len(neighbours) == n * (n - 1) and len(set(neighbours.values())) <= 1

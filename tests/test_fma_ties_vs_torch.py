@@ -69,3 +69,18 @@ def test_sgd_steps_with_ties_match_torch(momentum, how):
         opt_mine.step()
         opt_theirs.step()
         assert same_bits(mine, theirs)
+
+
+@pytest.mark.parametrize("n", [1, 9, 40])
+def test_add_with_alpha_rounds_a_subnormal_tie_as_torch(n):
+    """A tie among float32's subnormal numbers, where the halfway points sit higher than for
+    normal ones: p + alpha * g = (513 + 1/2) 2**-149 - 2**-196, which float64 rounds onto the tie."""
+    rng = np.random.default_rng(n)
+    p = (rng.standard_normal(n) * 2.0 ** -130).astype(np.float32)
+    g = rng.standard_normal(n).astype(np.float32) * np.float32(2.0 ** -75)
+    p[::4], g[::4] = np.float32(2.0 ** -140 + 2.0 ** -149), np.float32(2.0 ** -75 * (1 - 2.0 ** -23))
+    alpha = 2.0 ** -75 * (1 + 2.0 ** -23)
+    mine, theirs = minigrad.tensor(p), torch.tensor(p)
+    mine.add_(minigrad.tensor(g), alpha=alpha)
+    theirs.add_(torch.tensor(g), alpha=alpha)
+    assert same_bits(mine, theirs)

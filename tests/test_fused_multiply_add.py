@@ -97,3 +97,45 @@ def test_error_free_steps(dtype):
         odd = rounded_to_odd(a, c)
         inexact = (Fraction(float(t)) != Fraction(float(x)) + Fraction(float(z)) for t, x, z in zip(odd, a, c))
         assert all(int(np.asarray(t).view(np.uint64)) % 2 == 1 for t, i in zip(odd, inexact) if i)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_only_the_sums_that_may_round_twice_are_done_again(dtype):
+    """The float64 sums that land halfway (false ties, and true ones that are exact) and those
+    near the smallest normal number are redone one by one: a few among many ordinary sums, in a
+    matrix laid out column by column, with c broadcast along a row."""
+    a, b, c = hard_inputs(dtype, n=300, seed=2)
+    tiny = np.finfo(dtype).smallest_normal
+    a[5::11], b[5::11] = dtype(tiny), dtype(0.75)          # products near the smallest normal
+    c[5::22] = dtype(0)
+    c[16::22] = (-(a[16::22].astype(np.float64) * b[16::22] * 0.5)).astype(dtype)   # cancellation
+    a[6::13], b[6::13], c[6::13] = dtype(1.5), dtype(1), dtype(2 * np.finfo(dtype).eps)  # exact ties
+    a[7::13], b[7::13], c[7::13] = dtype(0), dtype(1), dtype(0)                       # exact zeros
+    bits = np.uint16 if dtype == np.float16 else np.uint32       # (compared bit for bit: -0)
+    expected = exact_fma(a, b, c, dtype).reshape(15, 20).T
+    out = fma(a.reshape(15, 20).T, b.reshape(15, 20).T, c.reshape(15, 20).T)
+    assert np.array_equal(out.view(bits), expected.view(bits))
+    row = fma(a.reshape(15, 20), b.reshape(15, 20), c[:20])
+    expected = exact_fma(a, b, np.tile(c[:20], 15), dtype).reshape(15, 20)
+    assert np.array_equal(row.view(bits), expected.view(bits))
+
+
+def test_one_number_that_falls_on_a_tie():
+    """A 0-d sum: the redone element is written back into a 0-d result."""
+    p, alpha, g = np.float32(1 + 2 ** -23), np.float32(1 + 2 ** -23), np.float32(2 ** -24 * (1 - 2 ** -23))
+    out = fma(np.asarray(alpha), np.asarray(g), np.asarray(p))
+    assert out.shape == () and out == np.float32(1 + 2 ** -23)
+    assert fma(np.zeros((0, 3), np.float32), np.float32(2), np.float32(1)).shape == (0, 3)
+
+
+def test_float32_tie_below_the_smallest_normal_number():
+    """Where float32 has fewer bits (subnormal results) its halfway points sit higher: here
+    float64 rounds c + a * b = (513 + 1/2) 2**-149 - 2**-196 onto the tie, which rounding to
+    even takes up to 514 * 2**-149; the exact sum rounds down to 513 * 2**-149."""
+    c = np.float32(2.0 ** -140 + 2.0 ** -149)
+    a, b = np.float32(2.0 ** -75 * (1 + 2.0 ** -23)), np.float32(2.0 ** -75 * (1 - 2.0 ** -23))
+    assert np.float32(np.float64(a) * np.float64(b) + np.float64(c)) == np.float32(514 * 2.0 ** -149)
+    addends = np.array([c, 1, 0, -c, c], np.float32)  # (-c: just beyond -(512 + 1/2), to -513)
+    out = fma(np.full(5, a), np.full(5, b), addends)
+    assert out[0] == np.float32(513 * 2.0 ** -149) and out[3] == np.float32(-513 * 2.0 ** -149)
+    assert np.array_equal(out, exact_fma(np.full(5, a), np.full(5, b), addends, np.float32))
