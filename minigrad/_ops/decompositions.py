@@ -515,9 +515,12 @@ class LinalgSolveExBackward0(Node):
     def backward(self, grad, grad_info=None):
         A, _, _, X = self.saved_tensors
         if self.vector_case:
-            grad_B = solve(A.mT, grad)
-            grad_A = -(grad_B.unsqueeze(-1) * X.unsqueeze(-2)) if self.should_compute_output(0) else None
-            return grad_A, grad_B
+            # B was a vector (or batch of vectors): solved as a one-column matrix, and the
+            # gradient follows that matrix formula, giving grad_B back as vectors. Written
+            # out like this the recorded graph (create_graph=True) is PyTorch's.
+            grad_B = solve(A.mT, grad.unsqueeze(-1))
+            grad_A = -(grad_B.matmul(X.unsqueeze(-1).mT)) if self.should_compute_output(0) else None
+            return grad_A, grad_B.squeeze(-1)
         if self.left:
             grad_B = solve(A.mT, grad)
             grad_A = -(grad_B.matmul(X.mT)) if self.should_compute_output(0) else None
