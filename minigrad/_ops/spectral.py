@@ -590,12 +590,16 @@ class LinalgMatrixExpBackward0(Node):
 
     def backward(self, grad):
         (A,) = self.saved_tensors
-        from .shape import cat
         A_t = A.mT
         n = A.shape[-1]
-        zeros = grad * 0
-        block = cat([cat([A_t, grad], -1), cat([zeros, A_t], -1)], -2)
-        return (matrix_exp(block)[..., :n, n:],)
+        # The block matrix [[A^T, grad], [0, A^T]] is built by copying into a zero matrix
+        # twice A's size (not by concatenating): written this way the recorded graph
+        # (create_graph=True) has PyTorch's nodes, three CopySlices and two SliceBackward0.
+        block = grad.new_zeros(tuple(A.shape[:-2]) + (2 * n, 2 * n))
+        block.narrow(-2, 0, n).narrow(-1, 0, n).copy_(A_t)
+        block.narrow(-2, n, n).narrow(-1, n, n).copy_(A_t)
+        block.narrow(-2, 0, n).narrow(-1, n, n).copy_(grad)
+        return (matrix_exp(block).narrow(-2, 0, n).narrow(-1, n, n),)
 
 
 def matrix_exp(A):
