@@ -467,7 +467,9 @@ class LinalgInvExBackward0(Node):
     def backward(self, grad, grad_info=None):
         (inverse,) = self.saved_tensors
         inverse_t = inverse.mT
-        return (-(inverse_t.matmul(grad).matmul(inverse_t)),)
+        # grad times A^-T first, then A^-T times that: PyTorch's order (the same rounding,
+        # and the same nodes when the gradient is recorded with create_graph=True)
+        return (-(inverse_t.matmul(grad.matmul(inverse_t))),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = -A^-1 A_t A^-1"""
