@@ -576,7 +576,10 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
     if vector_case:        # (a batch of vectors comes as one column-major matrix, as PyTorch's)
         x = np.asfortranarray(x[..., 0], dtype=a.dtype)
     else:
-        x = lapack_layout(x.astype(a.dtype, copy=False))
+        x = x.astype(a.dtype, copy=False)
+        # X A = B is solved as A^T X^T = B^T: LAPACK's X^T comes column by column, so X
+        # itself is laid out row by row
+        x = lapack_layout(x) if left else np.ascontiguousarray(x)
     out = result(x, LinalgSolveExBackward0, (A, B),
                  left=left, vector_case=vector_case)
     node = out._grad_fn
