@@ -16,6 +16,7 @@ from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .views import check_history_kept
+from .pointwise import mul_by_number
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
                              zeros_if_none, solve, _register, show_settings, push_tangents,
                              lapack_layout, refuse_half, _LinAlgError)
@@ -203,17 +204,30 @@ def svd_function(input, some=True, compute_uv=True):
 
 class LinalgEighBackward0(Node):
     """results = (L, V) = eigh(A)   ->
-        grad_A = V (diag(grad_L) + F o (V^T grad_V)) V^T, F[i, j] = 1 / (L[j] - L[i])"""
+        grad_A = V (diag(grad_L) + skew(V^T grad_V) / E) V^T,
+        skew(X) = (X - X^T) / 2, E[i, j] = L[j] - L[i] (1 on the diagonal)"""
 
     _saved_names = ("eigenvalues", "eigenvectors")
 
     def backward(self, grad_L, grad_V):
         L, V = self.saved_tensors
-        inner = zeros_if_none(grad_L, L).diag_embed()
-        if grad_V is not None:
-            F = _off_diagonal_inverse(L.unsqueeze(-2) - L.unsqueeze(-1))
-            inner = inner + F * V.mT.matmul(grad_V)
-        return (V.matmul(inner).matmul(V.mT),)
+        if grad_V is None:
+            if grad_L is None:
+                return (None,)
+            return ((V * grad_L.unsqueeze(-2)).matmul(V.mT),)      # V diag(grad_L) V^T
+        # V stays orthonormal, so only the skew-symmetric part of V^T grad_V moves it: the
+        # other part is projected away (the gradient is then symmetric, as A is)
+        inner = V.mT.matmul(grad_V)
+        inner = mul_by_number(inner - inner.mT, 0.5)
+        # The differences of eigenvalues, with 1 on the diagonal (whose 0 / 1 is replaced
+        # by grad_L below). In place, in PyTorch's steps, so that create_graph=True records
+        # its nodes.
+        E = L.unsqueeze(-2) - L.unsqueeze(-1)
+        E.diagonal(0, -2, -1).fill_(1.0)
+        inner = inner.div_(E)
+        if grad_L is not None:
+            inner.diagonal(0, -2, -1).copy_(grad_L)
+        return (V.matmul(inner.matmul(V.mT)),)
 
 
 def _eigh_node(A, UPLO, name):
