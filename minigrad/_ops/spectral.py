@@ -42,9 +42,10 @@ def _off_diagonal_inverse(differences):
 # --- svd ---------------------------------------------------------------------------------------
 
 class LinalgSvdBackward0(Node):
-    """results = (U, S, Vh) = svd(A)   ->   grad_A = U [(J + J^T) S + diag(grad_S) + S (K + K^T)] Vh
+    """results = (U, S, Vh) = svd(A)   ->
+        grad_A = U [(skew(U^T grad_U) S + S skew(Vh grad_Vh^T)) / E + diag(grad_S)] Vh
         + (I - U U^T) grad_U S^-1 Vh + U S^-1 grad_Vh (I - V Vh),
-        J = F o (U^T grad_U), K = F o (Vh grad_Vh^T), F[i, j] = 1 / (S[j]^2 - S[i]^2)"""
+        skew(X) = X - X^T, E[i, j] = S[j]^2 - S[i]^2 (1 on the diagonal)"""
 
     _saved_names = ("S", "U", "Vh")
 
@@ -52,32 +53,56 @@ class LinalgSvdBackward0(Node):
         S, U, Vh = self.saved_tensors
         k = S.shape[-1]
         if self.full_matrices:         # only the first k columns (rows) of U (Vh) depend on A
-            U, Vh = U[..., :k], Vh[..., :k, :]
-            grad_U = grad_U[..., :k] if grad_U is not None else None
-            grad_Vh = grad_Vh[..., :k, :] if grad_Vh is not None else None
-        grad_S = zeros_if_none(grad_S, S)
-        if grad_U is None and grad_Vh is None:            # svdvals: the singular values alone
-            # (U's columns scaled, as PyTorch's formula: its second order goes the same way)
-            return ((U * grad_S.unsqueeze(-2)).matmul(Vh),)
-        grad_U, grad_Vh = zeros_if_none(grad_U, U), zeros_if_none(grad_Vh, Vh)
-        squares = S * S
-        F = _off_diagonal_inverse(squares.unsqueeze(-2) - squares.unsqueeze(-1))
-        J = F * U.mT.matmul(grad_U)
-        K = F * Vh.matmul(grad_Vh.mT)
-        S_row, S_column = S.unsqueeze(-2), S.unsqueeze(-1)
-        inner = (J + J.mT) * S_row + grad_S.diag_embed() + S_column * (K + K.mT)
-        grad_A = U.matmul(inner).matmul(Vh)
-        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A, where
-        # PyTorch leaves them out (dividing their rounding residue by a zero singular value
-        # would give inf or noise at a singular A)
-        m, n = U.shape[-2], Vh.shape[-1]
-        if m > k:
-            grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
-            grad_A = grad_A + (grad_U_out / S_row).matmul(Vh)
-        if n > k:
-            grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
-            grad_A = grad_A + U.matmul(grad_Vh_out / S_column)
-        return (grad_A,)
+            U, Vh = U.narrow(-1, 0, k), Vh.narrow(-2, 0, k)
+            grad_U = grad_U.narrow(-1, 0, k) if grad_U is not None else None
+            grad_Vh = grad_Vh.narrow(-2, 0, k) if grad_Vh is not None else None
+        return (svd_gradient(grad_U, grad_S, grad_Vh, U, S, Vh),)
+
+
+def svd_gradient(grad_U, grad_S, grad_Vh, U, S, Vh):
+    """grad_A for A = U diag(S) Vh (U m x k, Vh k x n), each gradient possibly None.
+
+    Written in PyTorch's steps (svd_backward), each product in its order, so that the
+    values round alike and a gradient recorded with create_graph=True has the same nodes."""
+    if grad_U is None and grad_S is None and grad_Vh is None:
+        return None
+    m, n = U.shape[-2], Vh.shape[-1]
+    if grad_U is None and grad_Vh is None:            # svdvals: the singular values alone
+        return U.matmul(grad_S.unsqueeze(-1) * Vh) if m >= n else (U * grad_S.unsqueeze(-2)).matmul(Vh)
+    # U and V stay orthonormal: only the skew-symmetric parts of U^T grad_U and V^T grad_V
+    # move them
+    skew_U = _skew(U.mT.matmul(grad_U)) if grad_U is not None else None
+    skew_V = _skew(Vh.matmul(grad_Vh.mT)) if grad_Vh is not None else None
+    squares = S * S
+    E = squares.unsqueeze(-2) - squares.unsqueeze(-1)
+    E.diagonal(0, -2, -1).fill_(1)        # (any non-zero: the diagonal of what it divides is 0)
+    if skew_U is not None and skew_V is not None:
+        inner = (skew_U * S.unsqueeze(-2) + S.unsqueeze(-1) * skew_V) / E
+    elif skew_U is not None:
+        inner = (skew_U / E) * S.unsqueeze(-2)
+    else:
+        inner = S.unsqueeze(-1) * (skew_V / E)
+    if grad_S is not None:
+        inner = inner + grad_S.diag_embed()
+    # A tall (wide) A: the part of grad_U (grad_Vh) outside the span of U (V) reaches A too.
+    # For a square A it is zero, and left out (dividing its rounding residue by a zero
+    # singular value would give inf or noise at a singular A).
+    if m > n and grad_U is not None:
+        grad_A = U.matmul(inner)
+        grad_U_scaled = grad_U / S.unsqueeze(-2)
+        grad_A = grad_A + grad_U_scaled - U.matmul(U.mT.matmul(grad_U_scaled))
+        return grad_A.matmul(Vh)
+    if m < n and grad_Vh is not None:
+        grad_A = inner.matmul(Vh)
+        grad_Vh_scaled = grad_Vh / S.unsqueeze(-1)
+        grad_A = grad_A + grad_Vh_scaled - grad_Vh_scaled.matmul(Vh.mT).matmul(Vh)
+        return U.matmul(grad_A)
+    return U.matmul(inner.matmul(Vh)) if m >= n else U.matmul(inner).matmul(Vh)
+
+
+def _skew(X):
+    """X - X^T: twice the skew-symmetric part of X."""
+    return X - X.mT
 
 
 def _svd_arrays(A, full_matrices, driver=None):
