@@ -21,6 +21,8 @@ from .decompositions import (check_matrices, check_floating, named_result, sever
                              zeros_if_none, solve, _register, show_settings, push_tangents,
                              lapack_layout, refuse_half, _LinAlgError)
 from ..autograd.kernel_writes import kernel_writes
+from .triangular_solves import solve_triangular
+from .inplace import apply_inplace
 
 
 linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -293,11 +295,9 @@ def eigvalsh(A, UPLO="L"):
 # --- qr ----------------------------------------------------------------------------------------
 
 class LinalgQrBackward0(Node):
-    """results = (Q, R) = qr(A) (A m x n, m >= n)   ->   grad_A = (grad_Q + Q copyltu(M)) R^-T,
-        M = R grad_R^T - grad_Q^T Q, copyltu(M) = tril(M) + tril(M, -1)^T
-
-    A wide A = [X | Y] (m < n) is a square QR of X, with grad_Q + Y grad_V^T for Q (where
-    R = [U | V]), and Q grad_V for Y."""
+    """results = (Q, R) = qr(A) (A m x n)   ->   with M = grad_R R^T - Q^T grad_Q,
+        m >= n:  grad_A = (Q sym(triu(M)) + grad_Q) R^-T,  sym(X) = X + X^T with diag X once;
+        m < n:   grad_A = [Q tril(M^T - M) R1^-T | 0] + Q grad_R   (R1: R's first m columns)"""
 
     _saved_names = ("Q", "R")
 
@@ -312,24 +312,41 @@ class LinalgQrBackward0(Node):
         if self.mode == "complete" and m > n:
             raise RuntimeError(
                 "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
-        grad_Q, grad_R = zeros_if_none(grad_Q, Q), zeros_if_none(grad_R, R)
-        if m >= n:
-            return (_qr_tall_gradient(Q, R, grad_Q, grad_R),)
-        # a wide A = [X | Y]: X = Q U is a square QR, and Y = Q V only moves V = Q^T Y, which
-        # sends grad_V on to Y (as Q grad_V) and to Q (as Y grad_V^T)
-        U, grad_U, grad_V = R[..., :m], grad_R[..., :m], grad_R[..., m:]
-        Y = self._wide_right
-        grad_X = _qr_tall_gradient(Q, U, grad_Q + Y.matmul(grad_V.mT), grad_U)
-        from .shape import cat
-        return (cat([grad_X, Q.matmul(grad_V)], -1),)
+        if grad_Q is None and grad_R is None:
+            return (None,)
+        return (_qr_gradient(Q, R, grad_Q, grad_R),)
 
 
-def _qr_tall_gradient(Q, R, grad_Q, grad_R):
-    """grad_A for A = Q R with m >= n: (grad_Q + Q copyltu(M)) R^-T."""
-    M = R.matmul(grad_R.mT) - grad_Q.mT.matmul(Q)
-    M = M.tril() + M.tril(-1).mT
-    b = grad_Q + Q.matmul(M)
-    return solve(R, b.mT).mT       # b R^-T, as the solution of R X = b^T, transposed
+def _qr_gradient(Q, R, grad_Q, grad_R):
+    """grad_A for A = Q R, in PyTorch's steps (linalg_qr_backward), so that a gradient
+    recorded with create_graph=True has the same nodes."""
+    from .shape import cat
+    m, n = Q.shape[-2], R.shape[-1]
+    if grad_Q is None:
+        M = grad_R.matmul(R.mT)
+    elif grad_R is None:
+        M = -(Q.mT.matmul(grad_Q))
+    else:
+        M = grad_R.matmul(R.mT) - Q.mT.matmul(grad_Q)
+    if m >= n:
+        # Q^T dQ is skew-symmetric and dR R^-1 upper triangular: the upper triangle of M,
+        # mirrored into a symmetric matrix (its diagonal counted once)
+        upper = M.triu()
+        symmetric = upper + upper.mT
+        # (times a plain number, in place: PyTorch's C++ records no edge for the number)
+        apply_inplace(symmetric.diagonal(0, -2, -1), mul_by_number, 0.5)
+        grad_A = Q.matmul(symmetric)
+        if grad_Q is not None:
+            grad_A = grad_A + grad_Q
+        return solve_triangular(R.mT, grad_A, upper=False, left=False)          # ... R^-T
+    # a wide A = [A1 | A2]: Q comes from the square part A1 = Q R1 alone, and R = Q^T A
+    M = -M
+    grad_A = Q.matmul((M - M.mT).tril())
+    grad_A = solve_triangular(R.narrow(-1, 0, m).mT, grad_A, upper=False, left=False)
+    grad_A = cat([grad_A, grad_A.new_zeros(tuple(R.shape[:-1]) + (n - m,))], -1)
+    if grad_R is not None:
+        grad_A = grad_A + Q.matmul(grad_R)
+    return grad_A
 
 
 def qr(A, mode="reduced"):
@@ -351,9 +368,6 @@ def qr(A, mode="reduced"):
                                            (A,), (0, 1), mode=mode)
     if node is not None:
         node.save_for_backward(SavedOutput(Q_out), SavedOutput(R_out))
-        m = array.shape[-2]
-        # (a wide A's right part, which the backward needs: a view of A)
-        node._wide_right = A[..., m:] if array.shape[-1] > m else None
     if mode != "r":
         push_tangents((Q_out, R_out), (A,), lambda tangents: _qr_tangents(Q_out.detach(), R_out.detach(),
                                                                          tangents[0], A))
