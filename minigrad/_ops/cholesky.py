@@ -44,7 +44,7 @@ def cholesky_gradient(L, grad_L):
 
 class LinalgCholeskyExBackward0(Node):
     """result = L = cholesky(A) (A = L L^T)   ->
-        grad_A = L^-T sym(tril(L^T grad)) L^-1, sym(X) = (X + X^T - diag X) / 2"""
+        grad_A = sym(L^-T phi(L^T grad) L^-1), phi = lower triangle with the diagonal halved"""
 
     _saved_names = ("L",)
 

@@ -256,8 +256,7 @@ def lu(A, *, pivot=True):
 class LinalgLuSolveBackward0(Node):
     """result = X = A^-1 B with A = P L U given as (LU, pivots)   ->
         grad_B = A^-T grad (lu_solve with adjoint flipped);
-        grad_LU = tril(L^-T R U^T, -1) + triu(R), R = U^-T (-grad X^T)   (A X = B; see
-        _lu_solve_LU_gradient for the other three systems)"""
+        grad_LU = tril(P^T grad_A U^T, -1) + triu(L^T P^T grad_A), grad_A = -grad_B X^T"""
 
     _saved_names = ("LU", "pivots", "result")
 

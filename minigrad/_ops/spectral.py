@@ -44,10 +44,9 @@ def _off_diagonal_inverse(differences):
 # --- svd ---------------------------------------------------------------------------------------
 
 class LinalgSvdBackward0(Node):
-    """results = (U, S, Vh) = svd(A)   ->
-        grad_A = U [(skew(U^T grad_U) S + S skew(Vh grad_Vh^T)) / E + diag(grad_S)] Vh
+    """results = (U, S, Vh) = svd(A)   ->   grad_A = U [(J + J^T) S + diag(grad_S) + S (K + K^T)] Vh
         + (I - U U^T) grad_U S^-1 Vh + U S^-1 grad_Vh (I - V Vh),
-        skew(X) = X - X^T, E[i, j] = S[j]^2 - S[i]^2 (1 on the diagonal)"""
+        J = F o (U^T grad_U), K = F o (Vh grad_Vh^T), F[i, j] = 1 / (S[j]^2 - S[i]^2)"""
 
     _saved_names = ("S", "U", "Vh")
 
@@ -295,9 +294,11 @@ def eigvalsh(A, UPLO="L"):
 # --- qr ----------------------------------------------------------------------------------------
 
 class LinalgQrBackward0(Node):
-    """results = (Q, R) = qr(A) (A m x n)   ->   with M = grad_R R^T - Q^T grad_Q,
-        m >= n:  grad_A = (Q sym(triu(M)) + grad_Q) R^-T,  sym(X) = X + X^T with diag X once;
-        m < n:   grad_A = [Q tril(M^T - M) R1^-T | 0] + Q grad_R   (R1: R's first m columns)"""
+    """results = (Q, R) = qr(A) (A m x n, m >= n)   ->   grad_A = (grad_Q + Q copyltu(M)) R^-T,
+        M = R grad_R^T - grad_Q^T Q, copyltu(M) = tril(M) + tril(M, -1)^T
+
+    A wide A = [X | Y] (m < n) is a square QR of X, with grad_Q + Y grad_V^T for Q (where
+    R = [U | V]), and Q grad_V for Y."""
 
     _saved_names = ("Q", "R")
 
