@@ -292,7 +292,8 @@ def _lu_solve_LU_gradient(grad_X, LU, pivots, X, left, adjoint):
     R = U^-T (-grad_X X^T) (X and grad_X in column form) gives grad_U = triu(R),
     grad_L = tril(L^-T R U^T, -1). Otherwise (A^T X = B, or X A = B) the roles of L and U
     swap: R = -P^T X grad_X^T P L^-T (column form again) gives grad_L = tril(R, -1),
-    grad_U = triu(L^T R U^-T)."""
+    grad_U = triu(L^T R U^-T). (The node's formula, grad_A = -grad_B X^T put onto L and U,
+    rearranged: grad_B = A^-T grad_X.)"""
     P, L, U = lu_unpack(LU, pivots, unpack_pivots=(left == adjoint))
     if left != adjoint:
         product = -(grad_X.matmul(X.mT) if left else grad_X.mT.matmul(X))

@@ -64,7 +64,9 @@ def svd_gradient(grad_U, grad_S, grad_Vh, U, S, Vh):
     """grad_A for A = U diag(S) Vh (U m x k, Vh k x n), each gradient possibly None.
 
     Written in PyTorch's steps (svd_backward), each product in its order, so that the
-    values round alike and a gradient recorded with create_graph=True has the same nodes."""
+    values round alike and a gradient recorded with create_graph=True has the same nodes.
+    The node's (J + J^T) is skew(U^T grad_U) / E here (F o X + (F o X)^T = F o (X - X^T),
+    F = 1 / E being antisymmetric), and (K + K^T) likewise."""
     if grad_U is None and grad_S is None and grad_Vh is None:
         return None
     m, n = U.shape[-2], Vh.shape[-1]
@@ -320,7 +322,8 @@ class LinalgQrBackward0(Node):
 
 def _qr_gradient(Q, R, grad_Q, grad_R):
     """grad_A for A = Q R, in PyTorch's steps (linalg_qr_backward), so that a gradient
-    recorded with create_graph=True has the same nodes."""
+    recorded with create_graph=True has the same nodes. (The node's M is this M transposed,
+    and its copyltu(M) this sym(triu(M)).)"""
     from .shape import cat
     m, n = Q.shape[-2], R.shape[-1]
     if grad_Q is None:
