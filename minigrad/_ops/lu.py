@@ -103,7 +103,7 @@ def lu_gradient(P, L, U, grad_L, grad_U, pivot=True):
             grad_A = cat([grad_A + grad_U1.triu(), grad_U.narrow(-1, k, n - k)], -1)
         grad_A = solve_triangular(L.mT, grad_A, upper=True, left=True, unitriangular=True)
         if grad_U is None:          # the extra columns of A reach only U2
-            grad_A = cat([grad_A, U.narrow(-1, k, n - k).new_zeros(U.narrow(-1, k, n - k).shape)], -1)
+            grad_A = cat([grad_A, U.new_zeros(tuple(U.shape[:-1]) + (n - k,))], -1)
     else:
         L1 = L if m == k else L.narrow(-2, 0, k)
         grad_A = None
@@ -118,7 +118,7 @@ def lu_gradient(P, L, U, grad_L, grad_U, pivot=True):
             grad_A = cat([grad_A + grad_L1.tril(-1), grad_L.narrow(-2, k, m - k)], -2)
         grad_A = solve_triangular(U.mT, grad_A, upper=False, left=False)
         if grad_L is None:          # the extra rows of A reach only L2
-            grad_A = cat([grad_A, L.narrow(-2, k, m - k).new_zeros(L.narrow(-2, k, m - k).shape)], -2)
+            grad_A = cat([grad_A, L.new_zeros(tuple(L.shape[:-2]) + (m - k, k))], -2)
     return P.matmul(grad_A) if pivot else grad_A
 
 
