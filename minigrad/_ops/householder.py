@@ -43,8 +43,49 @@ class LinalgHouseholderProductBackward0(Node):
     def backward(self, grad):
         input, tau, *result = self.saved_tensors    # (forward mode runs this before the result
         result = result[0] if result else None      # is saved: from the identity then)
-        return householder_gradient(input, tau, grad, self.should_compute_output(0),
-                                    self.should_compute_output(1), result=result)
+        if result is None:
+            return householder_gradient(input, tau, grad, self.should_compute_output(0),
+                                        self.should_compute_output(1))
+        return _householder_gradient_from_result(input, tau, grad, result)
+
+
+def _householder_gradient_from_result(input, tau, grad, result):
+    """The gradients (input, tau) of Q = H_1 ... H_k [:, :n] in PyTorch's steps
+    (householder_product_backward), so that create_graph=True records its nodes.
+
+    K_i = S_i grad^T P_i (S_i: the product after the i-th reflection, P_i: before it) gives
+    grad_v_i = -tau_i (K_i^T + K_i) v_i and grad_tau_i = -v_i^T K_i v_i. K_0 is
+    H_1^-1 result grad^T, and K_(i+1) = H_(i+1)^-1 K_i H_i, with H^-1 = I - sigma v v^T,
+    sigma = tau / (tau v^T v - 1). Each gradient is written into its column (CopySlices)."""
+    from .pointwise import sub_number
+    m, k = input.shape[-2], tau.shape[-1]
+    V = input.tril(-1)
+    V.diagonal(0, -2, -1).fill_(1.0)         # the reflection vectors: 1 on the diagonal
+    first_k = V.narrow(-1, 0, k)
+    sigma = tau / sub_number(tau * (first_k * first_k).sum(-2), 1.0)
+
+    def reflect(v, t, K, left=True):
+        """H K (left) or K H, H = I - t v v^T."""
+        if left:
+            return K - (t.unsqueeze(-1) * v) * v.mT.matmul(K)
+        return K - K.matmul(t.unsqueeze(-1) * v) * v.mT
+
+    K = reflect(V.narrow(-1, 0, 1), sigma.narrow(-1, 0, 1), result.matmul(grad.mT))
+    grad_input, grad_tau = input.new_zeros(input.shape), tau.new_zeros(tau.shape)
+    for i in range(k):
+        v_full, t = V.narrow(-1, i, 1), tau.narrow(-1, i, 1)
+        v = v_full.narrow(-2, i, m - i)          # (v_i is 0 above row i)
+        vK = v.mT.matmul(K.narrow(-2, i, m - i))
+        Kv = K.narrow(-1, i, m - i).matmul(v)
+        grad_v = (-t.unsqueeze(-1) * vK).squeeze(-2) - (t.unsqueeze(-1) * Kv).squeeze(-1)
+        grad_t = -(vK.narrow(-1, i, m - i).matmul(v))
+        grad_input.select(-1, i).copy_(grad_v.unsqueeze(-1).squeeze(-1))
+        grad_tau.select(-1, i).copy_(grad_t.squeeze(-1).squeeze(-1))
+        if i != k - 1:
+            K = reflect(V.narrow(-1, i + 1, 1), sigma.narrow(-1, i + 1, 1), K)
+            K = reflect(v_full, t, K, left=False)
+    grad_input.tril_(-1)       # only the part below the diagonal was read
+    return grad_input, grad_tau
 
 
 def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True, result=None):
