@@ -156,6 +156,20 @@ PROGRAMS = {
     "linalg.qr-wide": ([noise(3, 4)], lambda L, a: L.linalg.qr(a)),
     "qr": ([noise(2, 4, 3)], lambda L, a: L.qr(a)),
     "linalg.lstsq": ([noise(4, 3), noise(4, 2, seed=2)], lambda L, a, b: L.linalg.lstsq(a, b).solution),
+    # Householder reflections: K updated reflection by reflection, columns copied in
+    "linalg.householder_product": ([noise(4, 3), 0.5 * noise(3, seed=2)],
+                                   lambda L, a, t: L.linalg.householder_product(a, t)),
+    "linalg.householder_product-batched": ([noise(2, 5, 3), 0.5 * noise(2, 2, seed=2)],
+                                           lambda L, a, t: L.linalg.householder_product(a, t)),
+    "orgqr": ([noise(3, 3), 0.5 * noise(3, seed=2)], lambda L, a, t: L.orgqr(a, t)),
+    "ormqr": ([noise(4, 3), 0.5 * noise(3, seed=2), noise(4, 2, seed=3)],
+              lambda L, a, t, c: L.ormqr(a, t, c)),
+    "ormqr-transpose": ([noise(3, 3), 0.5 * noise(3, seed=2), noise(3, 2, seed=3)],
+                        lambda L, a, t, c: L.ormqr(a, t, c, transpose=True)),
+    "ormqr-right": ([noise(3, 3), 0.5 * noise(3, seed=2), noise(2, 3, seed=3)],
+                    lambda L, a, t, c: L.ormqr(a, t, c, left=False)),
+    "ormqr-right-transpose": ([noise(4, 2), 0.5 * noise(2, seed=2), noise(3, 4, seed=3)],
+                              lambda L, a, t, c: L.ormqr(a, t, c, left=False, transpose=True)),
 }
 
 # Checked against finite differences (these pass gradgradcheck in PyTorch too, in float64).
@@ -167,6 +181,7 @@ GRADGRADCHECKED = [
     "linalg.solve-vectors", "linalg.solve-right", "linalg.matrix_exp", "linalg.inv",
     "linalg.lu_factor", "linalg.lu_factor-wide", "linalg.lu_solve", "linalg.lu_solve-right-adjoint",
     "linalg.eigh", "linalg.svd-tall-reduced", "linalg.qr", "linalg.qr-wide",
+    "linalg.householder_product", "ormqr-right",
 ]
 READS_ONE_TRIANGLE = {"linalg.cholesky": 0, "linalg.cholesky-upper": 0, "linalg.eigh": 0,
                       "cholesky_solve-of-cholesky": 1}      # (which input)
