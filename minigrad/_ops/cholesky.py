@@ -8,15 +8,17 @@ Only A's lower triangle is read.
 
 The gradient: from dA = dL L^T + L dL^T, L^-1 dA L^-T = (L^-1 dL) + (L^-1 dL)^T, of which
 L^-1 dL is the lower "half" (phi: the lower triangle with the diagonal halved). Turned
-around, grad_A = L^-T phi(L^T grad_L) L^-1, made symmetric.
+around, grad_A = L^-T sym(tril(L^T grad_L)) L^-1 with sym(X) = (X + X^T - diag X) / 2.
 """
 import numpy as np
 
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
-from .decompositions import (check_matrices, refuse_half, raise_for_info, lapack_layout, inv,
+from .decompositions import (check_matrices, refuse_half, raise_for_info, lapack_layout,
                              linalg_cholesky_ex, show_settings, warn_once)
 from ..autograd.kernel_writes import kernel_writes
+from .triangular_solves import solve_triangular
+from .pointwise import mul_by_number
 from .._dtype import scalar_type_name
 
 
@@ -26,11 +28,18 @@ def _phi(X):
 
 
 def cholesky_gradient(L, grad_L):
-    """grad_A for A = L L^T, from grad_L (Murray, 2016): with P = phi(L^T grad_L),
-    grad_A = L^-T P L^-1, made symmetric (A is; its two triangles share the gradient)."""
-    L_inverse = inv(L)
-    grad_A = L_inverse.mT.matmul(_phi(L.mT.matmul(grad_L))).matmul(L_inverse)
-    return 0.5 * (grad_A + grad_A.mT)
+    """grad_A for A = L L^T, from grad_L (Murray, 2016):
+        grad_A = L^-T sym(tril(L^T grad_L)) L^-1,   sym(X) = (X + X^T - diag X) / 2.
+
+    Only grad_L's lower triangle matters: tril(L^T grad_L) does not see its strict upper
+    triangle (L^T times an upper triangle is upper, and tril drops it). The two inverses are
+    two triangular solves rather than inv(L): cheaper, more accurate, and the same operations
+    PyTorch records when the gradient is itself differentiated (create_graph=True)."""
+    P = L.mT.matmul(grad_L).tril()
+    # symmetric: A's two triangles share the gradient (times a plain number: MulBackward1)
+    P = mul_by_number(P + P.tril(-1).mT, 0.5)
+    P = solve_triangular(L.mT, P, upper=True, left=True)         # L^-T P
+    return solve_triangular(L, P, upper=False, left=False)       # (L^-T P) L^-1
 
 
 class LinalgCholeskyExBackward0(Node):
@@ -54,8 +63,9 @@ def cholesky_tangent(out, A_t, upper):
     """The tangent of the Cholesky factor: from A = L L^T, dA = dL L^T + L dL^T, so
     L^-1 dA L^-T = (L^-1 dL) + (L^-1 dL)^T, of which L^-1 dL is the lower 'half'."""
     L = out.mT if upper else out
-    L_inverse = inv(L)
-    L_t = L.matmul(_phi(L_inverse.matmul(A_t).matmul(L_inverse.mT)))
+    X = solve_triangular(L, A_t, upper=False, left=True)           # L^-1 A_t
+    X = solve_triangular(L.mT, X, upper=True, left=False)          # (L^-1 A_t) L^-T
+    L_t = L.matmul(_phi(X))
     return L_t.mT if upper else L_t
 
 
@@ -123,7 +133,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, _name="linalg.cholesky"):
 def cholesky(A, *, upper=False):
     """``torch.linalg.cholesky``: L, lower triangular with a positive diagonal, such that
     A = L L^T, for a symmetric positive-definite A (``upper=True``: U = L^T). Only A's lower
-    triangle is read. Gradient: sym(L^-T phi(L^T grad) L^-1)."""
+    triangle is read. Gradient: L^-T sym(tril(L^T grad)) L^-1."""
     return cholesky_ex(A, upper=upper, check_errors=True).L
 
 

@@ -467,7 +467,9 @@ class LinalgInvExBackward0(Node):
     def backward(self, grad, grad_info=None):
         (inverse,) = self.saved_tensors
         inverse_t = inverse.mT
-        return (-(inverse_t.matmul(grad).matmul(inverse_t)),)
+        # grad times A^-T first, then A^-T times that: PyTorch's order (the same rounding,
+        # and the same nodes when the gradient is recorded with create_graph=True)
+        return (-(inverse_t.matmul(grad.matmul(inverse_t))),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = -A^-1 A_t A^-1"""
@@ -515,9 +517,12 @@ class LinalgSolveExBackward0(Node):
     def backward(self, grad, grad_info=None):
         A, _, _, X = self.saved_tensors
         if self.vector_case:
-            grad_B = solve(A.mT, grad)
-            grad_A = -(grad_B.unsqueeze(-1) * X.unsqueeze(-2)) if self.should_compute_output(0) else None
-            return grad_A, grad_B
+            # B was a vector (or batch of vectors): solved as a one-column matrix, and the
+            # gradient follows that matrix formula, giving grad_B back as vectors. Written
+            # out like this the recorded graph (create_graph=True) is PyTorch's.
+            grad_B = solve(A.mT, grad.unsqueeze(-1))
+            grad_A = -(grad_B.matmul(X.unsqueeze(-1).mT)) if self.should_compute_output(0) else None
+            return grad_A, grad_B.squeeze(-1)
         if self.left:
             grad_B = solve(A.mT, grad)
             grad_A = -(grad_B.matmul(X.mT)) if self.should_compute_output(0) else None
@@ -571,7 +576,10 @@ def solve_ex(A, B, *, left=True, check_errors=False, _name="linalg.solve"):
     if vector_case:        # (a batch of vectors comes as one column-major matrix, as PyTorch's)
         x = np.asfortranarray(x[..., 0], dtype=a.dtype)
     else:
-        x = lapack_layout(x.astype(a.dtype, copy=False))
+        x = x.astype(a.dtype, copy=False)
+        # X A = B is solved as A^T X^T = B^T: LAPACK's X^T comes column by column, so X
+        # itself is laid out row by row
+        x = lapack_layout(x) if left else np.ascontiguousarray(x)
     out = result(x, LinalgSolveExBackward0, (A, B),
                  left=left, vector_case=vector_case)
     node = out._grad_fn

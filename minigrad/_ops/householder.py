@@ -35,45 +35,82 @@ class LinalgHouseholderProductBackward0(Node):
     """result = H_1 ... H_k [:, :n], H_i = I - tau_i v_i v_i^T   ->   grad_input = tril(-tau_i (P_i^T grad S_i^T + S_i grad^T P_i) v_i, -1); grad_tau = -v_i^T P_i^T grad S_i^T v_i
 
     P_i = H_1 ... H_{i-1} and S_i = H_{i+1} ... H_k [:, :n]: the product before and after
-    the i-th reflection, S_i found from the saved result as PyTorch finds it. Written with
-    tensor operations, so it can be differentiated again."""
+    the i-th reflection, found from the saved result as PyTorch finds them
+    (_householder_gradient_from_result). Written with tensor operations, so it can be
+    differentiated again."""
 
     _saved_names = ("input", "tau", "result")
 
     def backward(self, grad):
         input, tau, *result = self.saved_tensors    # (forward mode runs this before the result
         result = result[0] if result else None      # is saved: from the identity then)
-        return householder_gradient(input, tau, grad, self.should_compute_output(0),
-                                    self.should_compute_output(1), result=result)
+        if result is None:
+            return householder_gradient(input, tau, grad, self.should_compute_output(0),
+                                        self.should_compute_output(1))
+        return _householder_gradient_from_result(input, tau, grad, result)
 
 
-def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True, result=None):
+def _householder_gradient_from_result(input, tau, grad, result, flip_order=False):
+    """The gradients (input, tau) of Q = H_1 ... H_k [:, :n] in PyTorch's steps
+    (householder_product_backward), so that create_graph=True records its nodes.
+
+    K_i = S_i grad^T P_i (S_i: the product after the i-th reflection, P_i: before it) gives
+    grad_v_i = -tau_i (K_i^T + K_i) v_i and grad_tau_i = -v_i^T K_i v_i. K_0 is
+    H_1^-1 result grad^T, and K_(i+1) = H_(i+1)^-1 K_i H_i, with H^-1 = I - sigma v v^T,
+    sigma = tau / (tau v^T v - 1). Each gradient is written into its column (CopySlices).
+    ``flip_order`` (for ormqr): the reflections taken from the last to the first, with the
+    sides of the two updates of K swapped."""
+    from .pointwise import sub_number
+    m, k = input.shape[-2], tau.shape[-1]
+    V = input.tril(-1)
+    V.diagonal(0, -2, -1).fill_(1.0)         # the reflection vectors: 1 on the diagonal
+    first_k = V.narrow(-1, 0, k)
+    sigma = tau / sub_number(tau * (first_k * first_k).sum(-2), 1.0)
+
+    def reflect(v, t, K, left):
+        """H K (left) or K H, H = I - t v v^T."""
+        if left:
+            return K - (t.unsqueeze(-1) * v) * v.mT.matmul(K)
+        return K - K.matmul(t.unsqueeze(-1) * v) * v.mT
+
+    order = list(range(k))[::-1] if flip_order else list(range(k))
+    step = -1 if flip_order else 1
+    K = reflect(V.narrow(-1, order[0], 1), sigma.narrow(-1, order[0], 1), result.matmul(grad.mT),
+                left=not flip_order)
+    grad_input, grad_tau = input.new_zeros(input.shape), tau.new_zeros(tau.shape)
+    for i in order:
+        v_full, t = V.narrow(-1, i, 1), tau.narrow(-1, i, 1)
+        v = v_full.narrow(-2, i, m - i)          # (v_i is 0 above row i)
+        vK = v.mT.matmul(K.narrow(-2, i, m - i))
+        Kv = K.narrow(-1, i, m - i).matmul(v)
+        grad_v = (-t.unsqueeze(-1) * vK).squeeze(-2) - (t.unsqueeze(-1) * Kv).squeeze(-1)
+        grad_t = -(vK.narrow(-1, i, m - i).matmul(v))
+        grad_input.select(-1, i).copy_(grad_v.unsqueeze(-1).squeeze(-1))
+        grad_tau.select(-1, i).copy_(grad_t.squeeze(-1).squeeze(-1))
+        if i != order[-1]:
+            K = reflect(V.narrow(-1, i + step, 1), sigma.narrow(-1, i + step, 1), K, left=not flip_order)
+            K = reflect(v_full, t, K, left=flip_order)
+    grad_input.tril_(-1)       # only the part below the diagonal was read
+    return grad_input, grad_tau
+
+
+def householder_gradient(input, tau, grad, input_needed=True, tau_needed=True):
     """The gradients (input, tau) of H_1 ... H_k [:, :n] for the gradient ``grad`` of that
-    product (see LinalgHouseholderProductBackward0), in tensor operations. Given the product
-    itself (``result``), the products after each reflection are peeled off it."""
+    product (see LinalgHouseholderProductBackward0), in tensor operations, without the
+    product itself: forward mode differentiates this before the result exists, so the
+    products after each reflection are built up from the identity."""
     V = _unit_lower(input)
     k = tau.shape[-1]
     vs = [V[..., :, i] for i in range(k)]
     ts = [tau[..., i] for i in range(k)]
     m, n = input.shape[-2], input.shape[-1]
     after = [None] * k
-    if result is not None:
-        # S_i, left to right: S_0 = H_1^-1 result, S_i = H_(i+1)^-1 S_(i-1), where
-        # H^-1 = I - sigma v v^T with sigma = tau / (tau v^T v - 1). As in PyTorch, the graph
-        # of this gradient then runs through the saved result, and so through this node: a
-        # backward of it (create_graph=True) frees the node's saved tensors.
-        S = result
-        for i in range(k):
-            sigma = ts[i] / (ts[i] * (vs[i] * vs[i]).sum(-1) - 1)
-            S = _reflect(vs[i], sigma, S)
-            after[i] = S
-    else:
-        # S_i, right to left: S_{k-1} = I[:, :n], S_{i-1} = H_i S_i
-        from .._creation import eye
-        S = eye(m, n, dtype=input.dtype).expand(*grad.shape)
-        for i in reversed(range(k)):
-            after[i] = S
-            S = _reflect(vs[i], ts[i], S)
+    # S_i, right to left: S_{k-1} = I[:, :n], S_{i-1} = H_i S_i
+    from .._creation import eye
+    S = eye(m, n, dtype=input.dtype).expand(*grad.shape)
+    for i in reversed(range(k)):
+        after[i] = S
+        S = _reflect(vs[i], ts[i], S)
     # P_i^T grad, left to right: A_0 = grad, A_{i+1} = H_i A_i (H_i is symmetric)
     A = grad
     grad_vs, grad_ts = [], []
@@ -170,18 +207,6 @@ def geqrf(input):
 
 # --- ormqr: multiplying by Q without forming it --------------------------------------------------
 
-def _square_reflections(input):
-    """The reflection vectors of ``input`` (m x n) as an m x m matrix: its first min(m, n)
-    columns, then zeros (a column without reflection), so that householder_product of it gives
-    the whole m x m Q."""
-    from .shape import cat
-    m, n = input.shape[-2], input.shape[-1]
-    kept = input[..., :, :min(m, n)]
-    if n >= m:
-        return kept
-    return cat([kept, kept.new_zeros(*kept.shape[:-1], m - n)], -1)
-
-
 def _ormqr_arrays(a, t, c, left, transpose):
     """Q C, Q^T C, C Q or C Q^T (Q = H_1 ... H_k), one reflection at a time, as LAPACK's ormqr."""
     m = a.shape[-2]
@@ -206,22 +231,26 @@ class OrmqrBackward0(Node):
     _saved_names = ("input2", "input3", "result", "self")
 
     def backward(self, grad):
-        input, tau, other = self.saved_tensors[:3]
+        input, tau, _, result = self.saved_tensors
         grad_other = None
         if self.should_compute_output(2):
             grad_other = ormqr(input, tau, grad, self.left, not self.transpose)
-        grad_input = grad_tau = None
-        if self.should_compute_output(0) or self.should_compute_output(1):
-            if self.left:
-                grad_Q = other.matmul(grad.mT) if self.transpose else grad.matmul(other.mT)
-            else:
-                grad_Q = grad.mT.matmul(other) if self.transpose else other.mT.matmul(grad)
-            grad_square, grad_tau = householder_gradient(_square_reflections(input), tau, grad_Q,
-                                                         self.should_compute_output(0),
-                                                         self.should_compute_output(1))
-            if grad_square is not None:
-                grad_input = _back_to_shape(grad_square, input.shape[-1])
-        return grad_input, grad_tau, grad_other
+        if not (self.should_compute_output(0) or self.should_compute_output(1)):
+            return None, None, grad_other
+        # PyTorch's steps (ormqr_backward): householder_product's gradient, with grad and the
+        # result in the roles the case gives them (Q C as they are; C Q swapped, and the
+        # reflections taken from the last), so that create_graph=True records its nodes.
+        # K = result grad^T there is Q (grad C^T)^T: grad_Q of the formula above.
+        if self.left != self.transpose:
+            hp_grad = grad.mT if self.transpose else grad
+            hp_result = result.mT if self.transpose else result
+        else:
+            hp_grad = result if self.transpose else result.mT
+            hp_result = grad if self.transpose else grad.mT
+        grad_input, grad_tau = _householder_gradient_from_result(
+            input, tau, hp_grad, hp_result, flip_order=self.left == self.transpose)
+        return (grad_input if self.should_compute_output(0) else None,
+                grad_tau if self.should_compute_output(1) else None, grad_other)
 
     def jvp(self, tangents, inputs, out):
         """result_t = (none: PyTorch has no forward-mode rule for ormqr, and says so)"""
@@ -231,15 +260,6 @@ class OrmqrBackward0(Node):
             "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we "
             "can prioritize its implementation or submit a PR adding the implementation to "
             "derivatives.yaml")
-
-
-def _back_to_shape(grad_square, n):
-    """The gradient of the m x m reflections back on input's n columns (zeros past m)."""
-    from .shape import cat
-    m = grad_square.shape[-1]
-    if n <= m:
-        return grad_square[..., :, :n]
-    return cat([grad_square, grad_square.new_zeros(*grad_square.shape[:-1], n - m)], -1)
 
 
 def _check_ormqr(input, tau, other, left):

@@ -201,7 +201,9 @@ class SliceBackward0(Node):
         full = np.zeros(self.input_shape, dtype=grad._array.dtype)
         full[self.index] = grad._array
         # recorded as PyTorch's slice_backward, so that create_graph=True can differentiate it
-        return (result(full, SliceBackwardBackward0, (grad,), index=self.index),)
+        # (it shows the same dim, start, end and step as this node)
+        return (result(full, SliceBackwardBackward0, (grad,), index=self.index,
+                       dim_as_given=self.dim_as_given, no_end=getattr(self, "no_end", False)),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t[start:stop:step] along dim"""

@@ -17,7 +17,7 @@ from .._dtype import from_numpy_dtype
 from ..autograd.graph import Node, SavedOutput
 from . import result
 from .decompositions import (lu_factor as lu_factor_arrays, named_result, several_results,
-                             zeros_if_none, _register, show_settings, lapack_layout, refuse_half,
+                             _register, show_settings, lapack_layout, refuse_half,
                              check_floating, check_matrices, push_tangents)
 from .pointwise import _broadcast_error
 from .lu_solve_order import lu_solve_like_pytorch
@@ -68,32 +68,58 @@ def _lu_arrays(A):
     return lu_factor_arrays(A._array)
 
 
-def lu_gradient(P, L, U, grad_L, grad_U):
-    """grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T, for a square A.
+def lu_gradient(P, L, U, grad_L, grad_U, pivot=True):
+    """grad_A for A = P L U (m x n, k = min(m, n)) from grad_L and grad_U (either may be None).
 
-    A tall A = P [L1; L2] U: L2 = A2 U^-1 (A2: its last rows, after the swaps) sends
-    grad_L2 U^-T to A2 and -L2^T grad_L2 U^-T to U; the rest is the square case. A wide
-    A = P L [U1 | U2] likewise: U2 = L^-1 Y sends L^-T grad_U2 to Y and -L^-T grad_U2 U2^T to L."""
+    Square: grad_A = P L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T.
+    Wide (m < n, U = [U1 | U2]): A's extra columns A2 = P L U2 send L^-T grad_U2 back,
+    and U2 = L^-1 P^T A2 passes -tril(grad_U U^T) through L to A1.
+    Tall (m > n, L = [L1; L2]): the mirror image, L2 = P^T A2 U^-1.
+    The steps, and their order, are PyTorch's (linalg_lu_backward): a gradient recorded with
+    create_graph=True then has the same nodes."""
     from .shape import cat
     m, n = L.shape[-2], U.shape[-1]
-    if m > n:
-        L1, L2, grad_L1, grad_L2 = L[..., :n, :], L[..., n:, :], grad_L[..., :n, :], grad_L[..., n:, :]
-        grad_A2 = solve_triangular(U.mT, grad_L2, upper=False, left=False)     # grad_L2 U^-T
-        grad_U = grad_U - L2.mT.matmul(grad_A2)
-        return P.matmul(cat([_square_lu_gradient(L1, U, grad_L1, grad_U), grad_A2], -2))
-    if m < n:
-        U1, U2, grad_U1, grad_U2 = U[..., :m], U[..., m:], grad_U[..., :m], grad_U[..., m:]
-        grad_Y = solve_triangular(L.mT, grad_U2, upper=True, unitriangular=True)   # L^-T grad_U2
-        grad_L = grad_L - grad_Y.matmul(U2.mT)
-        return P.matmul(cat([_square_lu_gradient(L, U1, grad_L, grad_U1), grad_Y], -1))
-    return P.matmul(_square_lu_gradient(L, U, grad_L, grad_U))
-
-
-def _square_lu_gradient(L, U, grad_L, grad_U):
-    """L^-T (tril(L^T grad_L, -1) + triu(grad_U U^T)) U^-T (before the row swaps P)."""
-    middle = L.mT.matmul(grad_L).tril(-1) + grad_U.matmul(U.mT).triu()
-    left = solve_triangular(L.mT, middle, upper=True, unitriangular=True)
-    return solve_triangular(U.mT, left, upper=False, left=False)
+    k = min(m, n)
+    if m == n:
+        grad_A = None
+        if grad_L is not None:
+            grad_A = L.mT.matmul(grad_L).tril(-1)
+        if grad_U is not None:
+            from_U = grad_U.matmul(U.mT).triu()
+            grad_A = from_U if grad_A is None else grad_A + from_U
+        grad_A = solve_triangular(U.mT, grad_A, upper=False, left=False)                  # ... U^-T
+        grad_A = solve_triangular(L.mT, grad_A, upper=True, left=True, unitriangular=True)   # L^-T ...
+    elif m < n:
+        U1 = U if n == k else U.narrow(-1, 0, k)
+        grad_A = None
+        if grad_L is not None:
+            grad_A = L.mT.matmul(grad_L)
+        if grad_U is not None:
+            from_U = grad_U.triu().matmul(U.mT)
+            grad_A = -from_U if grad_A is None else grad_A - from_U
+        grad_A = solve_triangular(U1.mT, grad_A.tril(-1), upper=False, left=False)
+        if grad_U is not None:
+            grad_U1 = grad_U if n == k else grad_U.narrow(-1, 0, k)
+            grad_A = cat([grad_A + grad_U1.triu(), grad_U.narrow(-1, k, n - k)], -1)
+        grad_A = solve_triangular(L.mT, grad_A, upper=True, left=True, unitriangular=True)
+        if grad_U is None:          # the extra columns of A reach only U2
+            grad_A = cat([grad_A, U.new_zeros(tuple(U.shape[:-1]) + (n - k,))], -1)
+    else:
+        L1 = L if m == k else L.narrow(-2, 0, k)
+        grad_A = None
+        if grad_U is not None:
+            grad_A = grad_U.matmul(U.mT)
+        if grad_L is not None:
+            from_L = L.mT.matmul(grad_L.tril(-1))
+            grad_A = -from_L if grad_A is None else grad_A - from_L
+        grad_A = solve_triangular(L1.mT, grad_A.triu(), upper=True, left=True, unitriangular=True)
+        if grad_L is not None:
+            grad_L1 = grad_L if m == k else grad_L.narrow(-2, 0, k)
+            grad_A = cat([grad_A + grad_L1.tril(-1), grad_L.narrow(-2, k, m - k)], -2)
+        grad_A = solve_triangular(U.mT, grad_A, upper=False, left=False)
+        if grad_L is None:          # the extra rows of A reach only L2
+            grad_A = cat([grad_A, L.new_zeros(tuple(L.shape[:-2]) + (m - k, k))], -2)
+    return P.matmul(grad_A) if pivot else grad_A
 
 
 def lu_tangents(P, L, U, A_t):
@@ -151,10 +177,14 @@ class LinalgLuFactorExBackward0(Node):
 
     def backward(self, grad_LU, grad_pivots=None, grad_info=None):
         LU, pivots = self.saved_tensors
-        P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
-        L, U = _unpacked(LU)
+        # P, L and U through lu_unpack, one recorded node, as PyTorch does: with
+        # create_graph=True the second derivative reaches LU through it
+        P, L, U = lu_unpack(LU, pivots, unpack_pivots=self.pivot)
         k = min(LU.shape[-2], LU.shape[-1])
-        return (lu_gradient(P, L, U, grad_LU[..., :, :k].tril(-1), grad_LU[..., :k, :].triu()),)
+        # L's and U's parts of the packed gradient: lu_gradient's tril/triu keep only the
+        # triangle each factor was packed in
+        grad_L, grad_U = grad_LU.narrow(-1, 0, k), grad_LU.narrow(-2, 0, k)
+        return (lu_gradient(P, L, U, grad_L, grad_U, self.pivot),)
 
 
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
@@ -202,7 +232,9 @@ class LinalgLuBackward0(Node):
 
     def backward(self, grad_P, grad_L, grad_U):
         L, P, U = self.saved_tensors
-        return (lu_gradient(P, L, U, zeros_if_none(grad_L, L), zeros_if_none(grad_U, U)),)
+        if grad_L is None and grad_U is None:
+            return (None,)
+        return (lu_gradient(P, L, U, grad_L, grad_U, self.pivot),)
 
 
 def lu(A, *, pivot=True):
@@ -230,17 +262,12 @@ class LinalgLuSolveBackward0(Node):
 
     def backward(self, grad):
         LU, pivots, X = self.saved_tensors
-        grad_B = lu_solve(LU, pivots, grad, left=self.left, adjoint=not self.adjoint)
         grad_LU = None
         if self.should_compute_output(0):
-            if self.left:
-                grad_A = -(X.matmul(grad_B.mT) if self.adjoint else grad_B.matmul(X.mT))
-            else:
-                grad_A = -(grad_B.mT.matmul(X) if self.adjoint else X.mT.matmul(grad_B))
-            P = _wrap(_permutation(pivots._array, LU.shape[-2], LU._array.dtype))
-            L, U = _unpacked(LU)
-            moved = P.mT.matmul(grad_A)
-            grad_LU = moved.matmul(U.mT).tril(-1) + L.mT.matmul(moved).triu()
+            grad_LU = _lu_solve_LU_gradient(grad, LU, pivots, X, self.left, self.adjoint)
+        grad_B = None
+        if self.should_compute_output(1):
+            grad_B = lu_solve(LU, pivots, grad, left=self.left, adjoint=not self.adjoint)
         return grad_LU, grad_B
 
     def jvp(self, tangents, inputs, out):
@@ -255,6 +282,29 @@ class LinalgLuSolveBackward0(Node):
             A_t = A_t.mT
         change = B_t - (A_t.matmul(out) if self.left else out.matmul(A_t))
         return lu_solve(LU, self.pivots_for_tangent, change, left=self.left, adjoint=self.adjoint)
+
+
+def _lu_solve_LU_gradient(grad_X, LU, pivots, X, left, adjoint):
+    """grad_LU of lu_solve, in PyTorch's steps (so that create_graph=True records its nodes).
+
+    The four systems are op(A) X = B or X op(A) = B, A = P L U. When ``left != adjoint``
+    (A X = B, or X A^T = B) the system is solved by L first, then U, and
+    R = U^-T (-grad_X X^T) (X and grad_X in column form) gives grad_U = triu(R),
+    grad_L = tril(L^-T R U^T, -1). Otherwise (A^T X = B, or X A = B) the roles of L and U
+    swap: R = -P^T X grad_X^T P L^-T (column form again) gives grad_L = tril(R, -1),
+    grad_U = triu(L^T R U^-T). (The node's formula, grad_A = -grad_B X^T put onto L and U,
+    rearranged: grad_B = A^-T grad_X.)"""
+    P, L, U = lu_unpack(LU, pivots, unpack_pivots=(left == adjoint))
+    if left != adjoint:
+        product = -(grad_X.matmul(X.mT) if left else grad_X.mT.matmul(X))
+        R = solve_triangular(U.mT, product, upper=False)
+        grad_L = solve_triangular(L.mT, R.matmul(U.mT), upper=True, left=True,
+                                  unitriangular=True).tril(-1)
+        return grad_L + R.triu()
+    R = -(P.mT.matmul(X if left else X.mT).matmul(grad_X.mT if left else grad_X).matmul(P))
+    R = solve_triangular(L.mT, R, upper=True, left=False, unitriangular=True)
+    grad_U = solve_triangular(U.mT, L.mT.matmul(R), upper=False, left=False).triu()
+    return R.tril(-1) + grad_U
 
 
 def _type_name(t):
@@ -313,7 +363,10 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         rhs = np.swapaxes(np.broadcast_to(b, batch + b.shape[-2:]), -1, -2)
         value = np.swapaxes(lu_solve_like_pytorch(lu, piv, rhs, transposed=not adjoint), -1, -2)
     # (edges to LU and B only: the pivots are integers, with no gradient)
-    out = result(lapack_layout(value.astype(b.dtype, copy=False)), LinalgLuSolveBackward0, (LU, B),
+    value = value.astype(b.dtype, copy=False)
+    # (left=False: LAPACK's X^T column by column is X row by row)
+    value = lapack_layout(value) if left else np.ascontiguousarray(value)
+    out = result(value, LinalgLuSolveBackward0, (LU, B),
                  left=left, adjoint=adjoint, pivots_for_tangent=pivots)
     node = out._grad_fn
     if isinstance(node, LinalgLuSolveBackward0):

@@ -225,7 +225,8 @@ class NarrowCopyBackward0(Node):
         full = np.zeros(self.self_sym_sizes, dtype=grad._array.dtype)
         full[self.position] = grad._array
         # recorded as PyTorch's slice_backward, so that create_graph=True can differentiate it
-        return (result(full, SliceBackwardBackward0, (grad,), index=self.position),)
+        return (result(full, SliceBackwardBackward0, (grad,), index=self.position,
+                       dim_as_given=self.dim_as_given),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.narrow_copy(dim, start, length)"""

@@ -347,11 +347,16 @@ class TransposeBackward0(Node):
     """result = self.transpose(dim0, dim1)   ->   grad_self = grad.transpose(dim0, dim1)"""
 
     def backward(self, grad):
-        return (grad.transpose(self.dim0, self.dim1),)
+        # the dims as they were given (-2, -1 stay negative): a gradient recorded with
+        # create_graph=True then shows PyTorch's TransposeBackward0 settings
+        return (grad.transpose(*self._dims_given()),)
 
     def jvp(self, tangents, inputs, out):
         """result_t = self_t.transpose(dim0, dim1)"""
-        return tangents[0].transpose(self.dim0, self.dim1)
+        return tangents[0].transpose(*self._dims_given())
+
+    def _dims_given(self):
+        return getattr(self, "dims_as_given", (self.dim0, self.dim1))
 
 
 @history_first

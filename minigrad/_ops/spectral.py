@@ -16,10 +16,13 @@ from .._tensor import _wrap
 from ..autograd.graph import Node, SavedOutput
 from . import result, plain_output
 from .views import check_history_kept
+from .pointwise import mul_by_number
 from .decompositions import (check_matrices, check_floating, named_result, several_results,
                              zeros_if_none, solve, _register, show_settings, push_tangents,
                              lapack_layout, refuse_half, _LinAlgError)
 from ..autograd.kernel_writes import kernel_writes
+from .triangular_solves import solve_triangular
+from .inplace import apply_inplace
 
 
 linalg_svd = named_result("linalg_svd", ("U", "S", "Vh"))
@@ -51,32 +54,58 @@ class LinalgSvdBackward0(Node):
         S, U, Vh = self.saved_tensors
         k = S.shape[-1]
         if self.full_matrices:         # only the first k columns (rows) of U (Vh) depend on A
-            U, Vh = U[..., :k], Vh[..., :k, :]
-            grad_U = grad_U[..., :k] if grad_U is not None else None
-            grad_Vh = grad_Vh[..., :k, :] if grad_Vh is not None else None
-        grad_S = zeros_if_none(grad_S, S)
-        if grad_U is None and grad_Vh is None:            # svdvals: the singular values alone
-            # (U's columns scaled, as PyTorch's formula: its second order goes the same way)
-            return ((U * grad_S.unsqueeze(-2)).matmul(Vh),)
-        grad_U, grad_Vh = zeros_if_none(grad_U, U), zeros_if_none(grad_Vh, Vh)
-        squares = S * S
-        F = _off_diagonal_inverse(squares.unsqueeze(-2) - squares.unsqueeze(-1))
-        J = F * U.mT.matmul(grad_U)
-        K = F * Vh.matmul(grad_Vh.mT)
-        S_row, S_column = S.unsqueeze(-2), S.unsqueeze(-1)
-        inner = (J + J.mT) * S_row + grad_S.diag_embed() + S_column * (K + K.mT)
-        grad_A = U.matmul(inner).matmul(Vh)
-        # the parts of grad_U (grad_Vh) outside the span of U (V): zero for a square A, where
-        # PyTorch leaves them out (dividing their rounding residue by a zero singular value
-        # would give inf or noise at a singular A)
-        m, n = U.shape[-2], Vh.shape[-1]
-        if m > k:
-            grad_U_out = grad_U - U.matmul(U.mT.matmul(grad_U))
-            grad_A = grad_A + (grad_U_out / S_row).matmul(Vh)
-        if n > k:
-            grad_Vh_out = grad_Vh - grad_Vh.matmul(Vh.mT).matmul(Vh)
-            grad_A = grad_A + U.matmul(grad_Vh_out / S_column)
-        return (grad_A,)
+            U, Vh = U.narrow(-1, 0, k), Vh.narrow(-2, 0, k)
+            grad_U = grad_U.narrow(-1, 0, k) if grad_U is not None else None
+            grad_Vh = grad_Vh.narrow(-2, 0, k) if grad_Vh is not None else None
+        return (svd_gradient(grad_U, grad_S, grad_Vh, U, S, Vh),)
+
+
+def svd_gradient(grad_U, grad_S, grad_Vh, U, S, Vh):
+    """grad_A for A = U diag(S) Vh (U m x k, Vh k x n), each gradient possibly None.
+
+    Written in PyTorch's steps (svd_backward), each product in its order, so that the
+    values round alike and a gradient recorded with create_graph=True has the same nodes.
+    The node's (J + J^T) is skew(U^T grad_U) / E here (F o X + (F o X)^T = F o (X - X^T),
+    F = 1 / E being antisymmetric), and (K + K^T) likewise."""
+    if grad_U is None and grad_S is None and grad_Vh is None:
+        return None
+    m, n = U.shape[-2], Vh.shape[-1]
+    if grad_U is None and grad_Vh is None:            # svdvals: the singular values alone
+        return U.matmul(grad_S.unsqueeze(-1) * Vh) if m >= n else (U * grad_S.unsqueeze(-2)).matmul(Vh)
+    # U and V stay orthonormal: only the skew-symmetric parts of U^T grad_U and V^T grad_V
+    # move them
+    skew_U = _skew(U.mT.matmul(grad_U)) if grad_U is not None else None
+    skew_V = _skew(Vh.matmul(grad_Vh.mT)) if grad_Vh is not None else None
+    squares = S * S
+    E = squares.unsqueeze(-2) - squares.unsqueeze(-1)
+    E.diagonal(0, -2, -1).fill_(1)        # (any non-zero: the diagonal of what it divides is 0)
+    if skew_U is not None and skew_V is not None:
+        inner = (skew_U * S.unsqueeze(-2) + S.unsqueeze(-1) * skew_V) / E
+    elif skew_U is not None:
+        inner = (skew_U / E) * S.unsqueeze(-2)
+    else:
+        inner = S.unsqueeze(-1) * (skew_V / E)
+    if grad_S is not None:
+        inner = inner + grad_S.diag_embed()
+    # A tall (wide) A: the part of grad_U (grad_Vh) outside the span of U (V) reaches A too.
+    # For a square A it is zero, and left out (dividing its rounding residue by a zero
+    # singular value would give inf or noise at a singular A).
+    if m > n and grad_U is not None:
+        grad_A = U.matmul(inner)
+        grad_U_scaled = grad_U / S.unsqueeze(-2)
+        grad_A = grad_A + grad_U_scaled - U.matmul(U.mT.matmul(grad_U_scaled))
+        return grad_A.matmul(Vh)
+    if m < n and grad_Vh is not None:
+        grad_A = inner.matmul(Vh)
+        grad_Vh_scaled = grad_Vh / S.unsqueeze(-1)
+        grad_A = grad_A + grad_Vh_scaled - grad_Vh_scaled.matmul(Vh.mT).matmul(Vh)
+        return U.matmul(grad_A)
+    return U.matmul(inner.matmul(Vh)) if m >= n else U.matmul(inner).matmul(Vh)
+
+
+def _skew(X):
+    """X - X^T: twice the skew-symmetric part of X."""
+    return X - X.mT
 
 
 def _svd_arrays(A, full_matrices, driver=None):
@@ -203,17 +232,30 @@ def svd_function(input, some=True, compute_uv=True):
 
 class LinalgEighBackward0(Node):
     """results = (L, V) = eigh(A)   ->
-        grad_A = V (diag(grad_L) + F o (V^T grad_V)) V^T, F[i, j] = 1 / (L[j] - L[i])"""
+        grad_A = V (diag(grad_L) + skew(V^T grad_V) / E) V^T,
+        skew(X) = (X - X^T) / 2, E[i, j] = L[j] - L[i] (1 on the diagonal)"""
 
     _saved_names = ("eigenvalues", "eigenvectors")
 
     def backward(self, grad_L, grad_V):
         L, V = self.saved_tensors
-        inner = zeros_if_none(grad_L, L).diag_embed()
-        if grad_V is not None:
-            F = _off_diagonal_inverse(L.unsqueeze(-2) - L.unsqueeze(-1))
-            inner = inner + F * V.mT.matmul(grad_V)
-        return (V.matmul(inner).matmul(V.mT),)
+        if grad_V is None:
+            if grad_L is None:
+                return (None,)
+            return ((V * grad_L.unsqueeze(-2)).matmul(V.mT),)      # V diag(grad_L) V^T
+        # V stays orthonormal, so only the skew-symmetric part of V^T grad_V moves it: the
+        # other part is projected away (the gradient is then symmetric, as A is)
+        inner = V.mT.matmul(grad_V)
+        inner = mul_by_number(inner - inner.mT, 0.5)
+        # The differences of eigenvalues, with 1 on the diagonal (whose 0 / 1 is replaced
+        # by grad_L below). In place, in PyTorch's steps, so that create_graph=True records
+        # its nodes.
+        E = L.unsqueeze(-2) - L.unsqueeze(-1)
+        E.diagonal(0, -2, -1).fill_(1.0)
+        inner = inner.div_(E)
+        if grad_L is not None:
+            inner.diagonal(0, -2, -1).copy_(grad_L)
+        return (V.matmul(inner.matmul(V.mT)),)
 
 
 def _eigh_node(A, UPLO, name):
@@ -273,24 +315,42 @@ class LinalgQrBackward0(Node):
         if self.mode == "complete" and m > n:
             raise RuntimeError(
                 "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
-        grad_Q, grad_R = zeros_if_none(grad_Q, Q), zeros_if_none(grad_R, R)
-        if m >= n:
-            return (_qr_tall_gradient(Q, R, grad_Q, grad_R),)
-        # a wide A = [X | Y]: X = Q U is a square QR, and Y = Q V only moves V = Q^T Y, which
-        # sends grad_V on to Y (as Q grad_V) and to Q (as Y grad_V^T)
-        U, grad_U, grad_V = R[..., :m], grad_R[..., :m], grad_R[..., m:]
-        Y = self._wide_right
-        grad_X = _qr_tall_gradient(Q, U, grad_Q + Y.matmul(grad_V.mT), grad_U)
-        from .shape import cat
-        return (cat([grad_X, Q.matmul(grad_V)], -1),)
+        if grad_Q is None and grad_R is None:
+            return (None,)
+        return (_qr_gradient(Q, R, grad_Q, grad_R),)
 
 
-def _qr_tall_gradient(Q, R, grad_Q, grad_R):
-    """grad_A for A = Q R with m >= n: (grad_Q + Q copyltu(M)) R^-T."""
-    M = R.matmul(grad_R.mT) - grad_Q.mT.matmul(Q)
-    M = M.tril() + M.tril(-1).mT
-    b = grad_Q + Q.matmul(M)
-    return solve(R, b.mT).mT       # b R^-T, as the solution of R X = b^T, transposed
+def _qr_gradient(Q, R, grad_Q, grad_R):
+    """grad_A for A = Q R, in PyTorch's steps (linalg_qr_backward), so that a gradient
+    recorded with create_graph=True has the same nodes. (The node's M is this M transposed,
+    and its copyltu(M) this sym(triu(M)).)"""
+    from .shape import cat
+    m, n = Q.shape[-2], R.shape[-1]
+    if grad_Q is None:
+        M = grad_R.matmul(R.mT)
+    elif grad_R is None:
+        M = -(Q.mT.matmul(grad_Q))
+    else:
+        M = grad_R.matmul(R.mT) - Q.mT.matmul(grad_Q)
+    if m >= n:
+        # Q^T dQ is skew-symmetric and dR R^-1 upper triangular: the upper triangle of M,
+        # mirrored into a symmetric matrix (its diagonal counted once)
+        upper = M.triu()
+        symmetric = upper + upper.mT
+        # (times a plain number, in place: PyTorch's C++ records no edge for the number)
+        apply_inplace(symmetric.diagonal(0, -2, -1), mul_by_number, 0.5)
+        grad_A = Q.matmul(symmetric)
+        if grad_Q is not None:
+            grad_A = grad_A + grad_Q
+        return solve_triangular(R.mT, grad_A, upper=False, left=False)          # ... R^-T
+    # a wide A = [A1 | A2]: Q comes from the square part A1 = Q R1 alone, and R = Q^T A
+    M = -M
+    grad_A = Q.matmul((M - M.mT).tril())
+    grad_A = solve_triangular(R.narrow(-1, 0, m).mT, grad_A, upper=False, left=False)
+    grad_A = cat([grad_A, grad_A.new_zeros(tuple(R.shape[:-1]) + (n - m,))], -1)
+    if grad_R is not None:
+        grad_A = grad_A + Q.matmul(grad_R)
+    return grad_A
 
 
 def qr(A, mode="reduced"):
@@ -312,9 +372,6 @@ def qr(A, mode="reduced"):
                                            (A,), (0, 1), mode=mode)
     if node is not None:
         node.save_for_backward(SavedOutput(Q_out), SavedOutput(R_out))
-        m = array.shape[-2]
-        # (a wide A's right part, which the backward needs: a view of A)
-        node._wide_right = A[..., m:] if array.shape[-1] > m else None
     if mode != "r":
         push_tangents((Q_out, R_out), (A,), lambda tangents: _qr_tangents(Q_out.detach(), R_out.detach(),
                                                                          tangents[0], A))
@@ -590,12 +647,16 @@ class LinalgMatrixExpBackward0(Node):
 
     def backward(self, grad):
         (A,) = self.saved_tensors
-        from .shape import cat
         A_t = A.mT
         n = A.shape[-1]
-        zeros = grad * 0
-        block = cat([cat([A_t, grad], -1), cat([zeros, A_t], -1)], -2)
-        return (matrix_exp(block)[..., :n, n:],)
+        # The block matrix [[A^T, grad], [0, A^T]] is built by copying into a zero matrix
+        # twice A's size (not by concatenating): written this way the recorded graph
+        # (create_graph=True) has PyTorch's nodes, three CopySlices and two SliceBackward0.
+        block = grad.new_zeros(tuple(A.shape[:-2]) + (2 * n, 2 * n))
+        block.narrow(-2, 0, n).narrow(-1, 0, n).copy_(A_t)
+        block.narrow(-2, n, n).narrow(-1, n, n).copy_(A_t)
+        block.narrow(-2, 0, n).narrow(-1, n, n).copy_(grad)
+        return (matrix_exp(block).narrow(-2, 0, n).narrow(-1, n, n),)
 
 
 def matrix_exp(A):

@@ -108,7 +108,8 @@ class CholeskyInverseBackward0(Node):
 
     def backward(self, grad):
         L, Y = self.saved_tensors
-        common = Y.matmul(grad + grad.mT).matmul(Y)
+        # Y ((grad + grad^T) Y): PyTorch's order (its rounding, and its nodes under create_graph)
+        common = Y.matmul((grad + grad.mT).matmul(Y))
         return (-(L.matmul(common) if self.upper else common.matmul(L)),)
 
 

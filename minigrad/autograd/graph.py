@@ -162,6 +162,12 @@ _SETTINGS_KEPT_AS = {
                        "self_sym_sizes": "input_shape",
                        "start": lambda settings: _slice_setting(settings, "start", 0),
                        "step": lambda settings: _slice_setting(settings, "step", 1)},
+    # (slice's backward, recorded: the slice's own settings)
+    "SliceBackwardBackward0": {"dim": shown_as_given("dim_as_given"),
+                               "end": lambda settings: None if settings.get("no_end") else _slice_setting(
+                                   settings, "stop", 2**63 - 1),
+                               "start": lambda settings: _slice_setting(settings, "start", 0),
+                               "step": lambda settings: _slice_setting(settings, "step", 1)},
     "IndexBackward0": {"self_sym_sizes": "input_shape"},
     # (the operations below keep the dims they were given in ``dim_as_given`` / ``dims_as_given``
     # next to the normalized ones their backward uses)
