@@ -962,6 +962,39 @@ def test_custom_function_with_two_tensor_inputs_and_needs_input_grad(torch, pair
     assert ours[2:] == theirs[2:]
 
 
+@pytest.mark.parametrize("case", ["float_input", "no_grad", "detached", "recorded"])
+def test_custom_function_saving_a_number_fails_only_when_recorded(torch, case):
+    """save_for_backward is looked at when the call is recorded (PyTorch's Function.apply),
+    so a number saved in an unrecorded call is never refused."""
+    def outcome(lib):
+        class SavesNumber(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(3.0)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        leaf = lib.ones(2, requires_grad=True)
+        try:
+            if case == "float_input":
+                out = SavesNumber.apply(3.0)
+            elif case == "no_grad":
+                with lib.no_grad():
+                    out = SavesNumber.apply(leaf)
+            elif case == "detached":
+                out = SavesNumber.apply(leaf.detach())
+            else:
+                out = SavesNumber.apply(leaf)
+        except TypeError as error:
+            return "TypeError", str(error)
+        return repr(out).replace("torch", "minigrad"), out.requires_grad if hasattr(out, "requires_grad") else None
+
+    assert outcome(minigrad) == outcome(torch)
+
+
 # --------------------------------------------------------------------------------------
 # autograd.functional against torch.autograd.functional
 # --------------------------------------------------------------------------------------

@@ -260,19 +260,19 @@ class Function:
                 cls.setup_context(ctx, args, output)
             else:
                 output = cls.forward(ctx, *args, **kwargs)    # (keywords are not inputs)
-        # like PyTorch, look at what ctx saved once forward has returned: tensors (or None) only;
-        # other values belong on ctx as attributes
-        for i, value in enumerate(getattr(ctx, "_saved", None) or ()):
-            if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"save_for_backward can only save variables, but argument {i} is "
-                                f"of type {type(value).__name__}")
         is_tuple = isinstance(output, tuple)
         outputs = output if is_tuple else (output,)
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         if not needs_grad(tensor_args):
             if _DualLevel.open:      # forward mode: jvp gives the outputs' tangents
                 push_function_tangents(cls, ctx, args, outputs)
-            return output
+            return output            # (nothing recorded: what ctx saved is never looked at)
+        # like PyTorch, look at what ctx saved once forward has returned, when the call is
+        # recorded: tensors (or None) only; other values belong on ctx as attributes
+        for i, value in enumerate(getattr(ctx, "_saved", None) or ()):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is "
+                                f"of type {type(value).__name__}")
         outputs = _connect_outputs(ctx, tensor_args, outputs)
         if _Hooks.stack and ctx._saved:      # saved_tensors_hooks: pack what forward saved
             pack_saved(ctx)
