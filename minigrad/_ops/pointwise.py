@@ -193,10 +193,11 @@ def _binary(ufunc, a, b, saves=None):
     # operation of a graph of tiny tensors pays for each Python call)
     a_arr = a._array if isinstance(a, Tensor) else None
     dtype = a_arr.dtype if a_arr is not None else None   # (asked of numpy once: each ask costs)
-    if dtype is not None and isinstance(b, Tensor) and b._array.dtype is dtype:
-        b_arr = b._array                                # two tensors of one dtype
-    elif dtype is not None and b is _last_number[0] and dtype is _last_number[1]:
+    # (the float first: isinstance() of a number costs more than the rest of this test)
+    if dtype is not None and b is _last_number[0] and dtype is _last_number[1]:
         b_arr = _last_number[2]                         # a float tensor and the float used last
+    elif dtype is not None and isinstance(b, Tensor) and b._array.dtype is dtype:
+        b_arr = b._array                                # two tensors of one dtype
     else:
         a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
