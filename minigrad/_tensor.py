@@ -136,6 +136,7 @@ def _wrap(array):
     t._output_nr = 0
     t._versions = _NEVER_CHANGED     # the version counter is made on first need (see below)
     t._grad = None
+    t._base = t._grad_accumulator = None
     if _inference_blocks:            # empty unless some thread is inside inference_mode()
         _mark_if_inference(t)
     return t
@@ -276,13 +277,15 @@ class Tensor:
     # back to the class defaults below until a tensor assigns its own value.
     # (``_grad`` too: a leaf's .grad set and reset kept the leaf's __dict__, which the garbage
     # collector stops tracking while it holds only None and tracks again, once per backward)
+    # (``_base`` and ``_grad_accumulator`` too: recording reads them for every input, and Python
+    # reads a slot about four times faster than a class default; _wrap and __new__ set them)
     __slots__ = ("_array", "_requires_grad", "_grad_fn", "_output_nr", "_versions", "_grad",
+                 "_base",                # the tensor this one is a view of, or None
+                 "_grad_accumulator",    # weak reference to this leaf's AccumulateGrad, or None
                  "__dict__", "__weakref__")
 
-    _grad_accumulator = None      # weak reference to this leaf's AccumulateGrad
     _is_tensor = True             # (an edge of the graph may end here: autograd/graph.py leaf_edge)
     _retains_grad = False
-    _base = None                  # the tensor this one is a view of
     _created_in_no_grad = False   # a view made under no_grad of a tensor that requires grad
     _multi_output_view = False    # one of several views made at once (unbind, split)
     _custom_function_view = False  # an input a custom Function returned as-is (function.py)
@@ -316,7 +319,9 @@ class Tensor:
             if kwargs.get("device") is not None:
                 device(kwargs["device"])          # (an unknown device fails as PyTorch's)
             return _alias(args[0])
-        return object.__new__(cls)
+        tensor = object.__new__(cls)
+        tensor._base = tensor._grad_accumulator = None      # (slots without a default)
+        return tensor
 
     def __init__(self, *args, **kwargs):
         if type(self) is Tensor and _is_alias_call(args, kwargs):

@@ -46,6 +46,10 @@ def warn_once(message, category=UserWarning):
 # (Python only switches contexts; nothing is made or undone). Only numpy runs in that context.
 _quiet_numpy = contextvars.copy_context()
 _quiet_numpy.run(np.seterr, all="ignore")
+# quietly's first step alone, ``run_quietly(ufunc, a, b)``, for the two callers every operation
+# of a graph of tiny tensors passes through (quietly's own call costs some 500 instructions);
+# each hands over to ``quietly`` on a RuntimeError (the context in use elsewhere)
+run_quietly = _quiet_numpy.run
 
 
 def quietly(ufunc, a, b, out=None):

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._fused_multiply_add import fma as _fma
 from .._type_names import type_name
-from .._warnings import quietly
+from .._warnings import quietly, run_quietly
 from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
@@ -193,15 +193,19 @@ def _binary(ufunc, a, b, saves=None):
     # operation of a graph of tiny tensors pays for each Python call)
     a_arr = a._array if isinstance(a, Tensor) else None
     dtype = a_arr.dtype if a_arr is not None else None   # (asked of numpy once: each ask costs)
-    if dtype is not None and isinstance(b, Tensor) and b._array.dtype is dtype:
-        b_arr = b._array                                # two tensors of one dtype
-    elif dtype is not None and b is _last_number[0] and dtype is _last_number[1]:
+    # (the float first: isinstance() of a number costs more than the rest of this test)
+    if dtype is not None and b is _last_number[0] and dtype is _last_number[1]:
         b_arr = _last_number[2]                         # a float tensor and the float used last
+    elif dtype is not None and isinstance(b, Tensor) and b._array.dtype is dtype:
+        b_arr = b._array                                # two tensors of one dtype
     else:
         a_arr, b_arr, dtype = _operand_arrays(a, b)
     try:
         # (0 * inf is nan, 1e30 * 1e30 in float32 inf: silently, as in PyTorch)
-        out = quietly(ufunc, a_arr, b_arr)
+        try:
+            out = run_quietly(ufunc, a_arr, b_arr)      # (quietly without its call: every op comes here)
+        except RuntimeError:
+            out = quietly(ufunc, a_arr, b_arr)          # (its context in use elsewhere: quietly's way)
     except ValueError:
         check_history_kept(a, b, saves=saves)     # PyTorch records the operation before it computes
         raise _broadcast_error(a, b) from None
@@ -685,7 +689,10 @@ def _times(grad, factor):
     if factor is number and array.dtype is dtype and dtype is not _FLOAT16 and array.ndim == 1:
         # the gradient of a chain such as y = y * 1.0001: a row times the number converted last,
         # which needs none of _binary's work (float16 takes float32's: see in_opmath)
-        return _wrap(quietly(np.multiply, array, converted))
+        try:
+            return _wrap(run_quietly(np.multiply, array, converted))   # (quietly without its call)
+        except RuntimeError:
+            return _wrap(quietly(np.multiply, array, converted))       # (its context in use elsewhere)
     out = _binary(np.multiply, grad, factor)
     if out.dtype is _FLOAT16:          # (by a number: again, in float32 as PyTorch, see in_opmath)
         out = in_opmath(np.multiply, grad, factor)

@@ -391,10 +391,12 @@ class Node:
         if _inference_tensors_exist:
             check_not_inference(values)
         last = _last_plain_pair[0]
-        if len(values) == 2 and values[0] is last[0] and values[1] is last[1] and not self._saves_output:
+        if len(values) == 2 and values[0] is last[0] and values[1] is last[1]:
             # the very same two plain values as the last pair saved: a chain such as
             # y = y * 1.0001 saves (None, 1.0001) at every step, and its nodes share one tuple
-            # instead of one each (the same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ)
+            # instead of one each (the same objects: 1 == 1.0 == True and 0.0 == -0.0, but they differ).
+            # (A node that saved an output before may still say _saves_output: unpacking plain
+            # values gives them back as they are, and the usual new node is spared reading it)
             self._saved, self._saved_versions = last, _PLAIN_PAIR
             return
         self._saved = values
