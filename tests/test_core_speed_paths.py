@@ -255,7 +255,7 @@ def test_a_node_made_by_hand_has_no_edges_and_saves_nothing():
     from minigrad._ops.pointwise import MulBackward0
     first, second = MulBackward0(), MulBackward0()
     assert first.next_functions == () and first.saved_tensors == ()
-    assert first._sequence_nr < second._sequence_nr
+    assert first._sequence_nr() < second._sequence_nr()
 
 
 def test_a_setting_of_one_node_is_not_shown_by_another_of_its_class():

@@ -320,8 +320,7 @@ def test_binary_gradients_made_in_pytorchs_order(torch, operation):
     gradient first: its nodes are made first (lower sequence numbers), and so run later in a
     third-order backward, which shows in the order sums add their terms (kl_div's)."""
     def sequence_number(node):
-        number = node._sequence_nr
-        return number() if callable(number) else number
+        return node._sequence_nr()
     orders = []
     for L in (minigrad, torch):
         a = L.tensor([0.3, 0.6], dtype=L.float64, requires_grad=True)

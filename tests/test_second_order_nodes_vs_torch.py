@@ -216,8 +216,7 @@ def test_label_smoothing_made_in_pytorchs_order(torch, name):
         while stack:
             node = stack.pop()
             if node is not None and node.next_functions and node not in nodes:
-                number = node._sequence_nr
-                nodes[node] = number() if callable(number) else number      # (PyTorch: a method)
+                nodes[node] = node._sequence_nr()
                 stack.extend(child for child, _ in node.next_functions)
         ranks = {node: rank for rank, node in enumerate(sorted(nodes, key=nodes.get))}
 

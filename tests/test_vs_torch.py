@@ -1148,3 +1148,43 @@ def test_index_add_positions_are_checked_as_in_pytorch(torch, call):
         except Exception as error:      # noqa: BLE001 - the class and text are compared
             return type(error).__name__, str(error)
     assert run(minigrad) == run(torch)
+
+
+# --------------------------------------------------------------------------------------
+# Hook handles and node numbers
+# --------------------------------------------------------------------------------------
+
+def test_hook_handles_are_pytorchs_removable_handle(torch):
+    """Every register_*hook of tensors, nodes and modules returns utils.hooks.RemovableHandle,
+    whose ``id`` comes from one counter, and leaving a ``with`` block removes the hook."""
+    def handles(lib):
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        made = [x.register_hook(lambda g: g * 3), y.grad_fn.register_hook(lambda *a: None),
+                y.grad_fn.register_prehook(lambda *a: None),
+                x.register_post_accumulate_grad_hook(lambda t: None),
+                lib.nn.Linear(1, 1).register_forward_hook(lambda *a: None)]
+        kinds = [f"{type(h).__module__}.{type(h).__qualname__}".replace("torch", "minigrad")
+                 for h in made]
+        steps = [b.id - a.id for a, b in zip(made, made[1:])]
+        with x.register_hook(lambda g: g * 5):
+            pass
+        (x * 1).sum().backward()
+        return kinds, steps, x.grad.tolist(), all(isinstance(h, lib.utils.hooks.RemovableHandle)
+                                                   for h in made)
+
+    assert handles(minigrad) == handles(torch)
+
+
+def test_nodes_sequence_numbers_as_pytorchs(torch):
+    """grad_fn._sequence_nr() counts the nodes in the order they were recorded; AccumulateGrad's
+    is the largest 64-bit unsigned number (it runs as soon as its gradient arrives)."""
+    def numbers(lib):
+        x = lib.ones(2, requires_grad=True)
+        y = (x * 2).exp()
+        first = (x * 2).grad_fn._sequence_nr()
+        return (y.grad_fn._sequence_nr() - y.grad_fn.next_functions[0][0]._sequence_nr(),
+                (x.sum().grad_fn._sequence_nr() - first),
+                y.grad_fn.next_functions[0][0].next_functions[0][0]._sequence_nr())
+
+    assert numbers(minigrad) == numbers(torch)

@@ -5,7 +5,7 @@ imports them from here, so ``minigrad.autograd.graph.register_multi_grad_hook``
 works the same way.)
 """
 from . import _graph_task
-from .graph import RemovableHandle, _add_hook, gradient_edge
+from .graph import _add_hook, gradient_edge
 
 
 def run_post_accumulate_grad_hooks(tensor):
@@ -33,15 +33,24 @@ def add_post_accumulate_grad_hook(tensor, hook):
     return _add_hook(tensor._post_accumulate_grad_hooks, hook)
 
 
-class _MultiHandle(RemovableHandle):
-    """Removes the hook from every tensor it was registered on."""
+class _MultiHandle:
+    """Removes the hook from every tensor it was registered on (also on leaving a ``with``
+    block). (PyTorch's is a subclass of ``utils.hooks.RemovableHandle``; this module is loaded
+    with the autograd package, before minigrad.utils can be.)"""
 
     def __init__(self, handles):
         self._handles = handles
 
     def remove(self):
+        """Unregister the hook from every tensor."""
         for handle in self._handles:
             handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
 
 
 def register_multi_grad_hook(tensors, fn, *, mode="all"):

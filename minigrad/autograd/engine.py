@@ -146,7 +146,7 @@ def topological_order(root_nodes):
     whose node takes their gradient (``{leaf: node}``: those with hooks, or a node alive).
 
     PyTorch's rule: of the nodes whose gradients have all arrived, run the one
-    made last in the forward pass (the highest ``_sequence_nr``); a leaf's
+    made last in the forward pass (the highest ``_sequence_number``); a leaf's
     AccumulateGrad runs as soon as its gradient is complete. Each node is made
     after the nodes its edges point to, so taking the nodes from the highest
     sequence number down only ever meets nodes that are ready, with no queue of
@@ -168,8 +168,8 @@ def topological_order(root_nodes):
         if type(node) is AccumulateGrad:
             root_accumulators.append(node)
         else:
-            waiting[-node._sequence_nr] = node
-            heappush(heap, -node._sequence_nr)
+            waiting[-node._sequence_number] = node
+            heappush(heap, -node._sequence_number)
     take = nodes.append       # (looked up once: this loop runs for every node of the graph)
     while heap:
         node = waiting.pop(heappop(heap))
@@ -193,7 +193,7 @@ def topological_order(root_nodes):
                 last_sender.pop(next_node, None)    # (moved to the end: the dict keeps them in
                 last_sender[next_node] = len(nodes)     # the order their last edges are met)
                 continue
-            key = -next_node._sequence_nr
+            key = -next_node._sequence_number
             if key not in waiting:
                 waiting[key] = next_node
                 heappush(heap, key)

@@ -307,7 +307,7 @@ def _connect_outputs(ctx, tensor_args, outputs):
     ctx._output_dtypes = [o._array.dtype if isinstance(o, Tensor) else None for o in outputs]
     ctx._output_shape = ctx._output_shapes[0]
     ctx._output_dtype = ctx._output_dtypes[0]
-    ctx._sequence_nr = next(_sequence_numbers)
+    ctx._sequence_number = next(_sequence_numbers)
     if _Anomaly.enabled:
         record_forward_stack(ctx)
     for i, o in enumerate(outputs):

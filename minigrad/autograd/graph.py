@@ -42,34 +42,15 @@ FREED_MESSAGE = (
 )
 
 
-class RemovableHandle:
-    """Returned by ``register_hook``: call ``remove()`` to unregister the hook."""
-
-    def __init__(self, hooks, key):
-        # The dict the hook was put in. A plain dict cannot be weakly referenced,
-        # so the handle keeps it; removing the hook only needs its key.
-        self._hooks = hooks
-        self._key = key
-
-    def remove(self):
-        """Unregister the hook (calling it twice is harmless)."""
-        if self._hooks is not None:
-            self._hooks.pop(self._key, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.remove()
-
-
-_hook_ids = itertools.count()
-
-
 def _add_hook(hooks, fn):
-    key = next(_hook_ids)
-    hooks[key] = fn
-    return RemovableHandle(hooks, key)
+    """Put ``fn`` in the dict ``hooks`` under a new handle's id; return the handle, whose
+    ``remove()`` takes it out again. (The handle is PyTorch's ``utils.hooks.RemovableHandle``,
+    which Modules' hooks return too; imported here, as that module needs the autograd
+    package loaded first.)"""
+    from ..utils.hooks import RemovableHandle
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
 
 
 def _numel(settings):
@@ -241,7 +222,7 @@ class Node:
                  "_next_nrs",
                  "_saved",            # tuple of saved tensors / values, or None
                  "_saved_versions",   # the version of each saved tensor when it was saved
-                 "_output_shape", "_output_dtype", "_sequence_nr", "__dict__", "__weakref__")
+                 "_output_shape", "_output_dtype", "_sequence_number", "__dict__", "__weakref__")
 
     # Rarer state: class defaults, an instance only stores what differs.
     _pre_hooks = None           # dict of fn(grad_outputs) -> new grad_outputs or None
@@ -265,7 +246,7 @@ class Node:
         self._saved = self._saved_versions = None
         self._output_shape = ()
         self._output_dtype = None
-        self._sequence_nr = next(_sequence_numbers)     # no two nodes share one
+        self._sequence_number = next(_sequence_numbers)     # no two nodes share one
 
     def __init_subclass__(cls, **kwargs):
         # grad_fn._saved_self, _raw_saved_self, _saved_dim...: each name PyTorch's node shows
@@ -335,6 +316,17 @@ class Node:
     def name(self):
         """The class name PyTorch uses for this kind of node, e.g. ``'AddBackward0'``."""
         return type(self).__name__
+
+    def _sequence_nr(self):
+        """The node's number in the order of recording: backward runs the ready nodes from the
+        highest number down. AccumulateGrad, always run first, gives the largest unsigned 64-bit
+        integer, as in PyTorch."""
+        number = self._sequence_number
+        return number if number != float("inf") else 2 ** 64 - 1
+
+    def _set_sequence_nr(self, number):
+        """Give the node another place in the engine's order (PyTorch's node has this too)."""
+        self._sequence_number = number
 
     # A node's edges are not kept as PyTorch shows them, one (node, output_nr) tuple per
     # edge, but flat: the output numbers in one tuple (``_next_nrs``, usually the shared
@@ -692,7 +684,7 @@ class AccumulateGrad(Node):
     __slots__ = ("variable", "_has_hooks")   # no per-node dict: one exists per leaf per graph
 
     # Leaves are ready as soon as their gradient arrives; run them first.
-    _sequence_nr = float("inf")
+    _sequence_number = float("inf")
 
     def __init__(self, variable):
         self.variable = variable
@@ -1155,7 +1147,7 @@ def attach(output, node, next_nodes, next_nrs):
     shape = array.shape             # (a new tuple each time numpy is asked)
     node._output_shape = _SMALL_SHAPES.get(shape, shape)
     node._output_dtype = dtype
-    node._sequence_nr = next(_sequence_numbers)
+    node._sequence_number = next(_sequence_numbers)
     output._grad_fn = node
     if _Anomaly.enabled:            # detect_anomaly: remember which forward line made this node
         record_forward_stack(node)

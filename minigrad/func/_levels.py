@@ -109,7 +109,7 @@ class AccumulateGrad(graph.AccumulateGrad):
         self._next_nodes = (node,) if node is not None else ()
         self._next_nrs = (output_nr,) if node is not None else ()
         # an ordinary node for the engine (AccumulateGrad's run first, this runs in order)
-        self._sequence_nr = next(_sequence_numbers)
+        self._sequence_number = next(_sequence_numbers)
 
     def backward(self, grad):
         """The gradient goes on to the tensor passed in, as it is (nothing accumulates)."""
@@ -185,7 +185,7 @@ def _made_at(tensor):
     """The number of the node that made ``tensor`` (-1: made by no recorded operation)."""
     node = tensor._grad_fn
     if node is not None:
-        return node._sequence_nr
+        return node._sequence_number
     if tensor.__dict__.get("_fw_tangent") is not None:      # a dual made inside a jvp
         forward = [level for level in _GradLevels.running if level.forward_mode]
         return forward[-1].first_node + 1 if forward else -1
@@ -247,7 +247,7 @@ def _node_reaches(node, level):
             return True
         if level is not None and node in level.input_nodes:
             return True
-        if node._sequence_nr > first:    # (a node made before the level cannot lead to it)
+        if node._sequence_number > first:    # (a node made before the level cannot lead to it)
             stack.extend(node._next_nodes)
     return False
 
@@ -259,7 +259,7 @@ def edges_seen(node, edges):
     tensor that was passed in."""
     edges = [_passed_on(edge) for edge in edges]
     level = _level_shown([level for level in _GradLevels.running
-                          if level.first_node < node._sequence_nr and not level.forward_mode])
+                          if level.first_node < node._sequence_number and not level.forward_mode])
     if level is None:
         return tuple(edges)
     return tuple(edge if edge[0] is not None and _node_reaches(edge[0], level) else (None, 0)
