@@ -94,20 +94,9 @@ def run_backward(roots, keep_graph, create_graph, capture=None, run_captured=Fal
             if type(node) is AccumulateGrad and not (has_hooks or _Anomaly.enabled or _observers):
                 node.backward(*grads)                  # a leaf's .grad takes it: nothing flows on (and
                 continue                               # call_backward's checks all pass, so skip them)
-            next_nrs = node._next_nrs                  # (node.next_functions: these and the nodes)
-            if has_hooks or _Anomaly.enabled or _observers or len(grads) > 1:
-                grad_inputs = call_backward(node, grads, keep_graph)
-            else:   # the usual node: call_backward's steps, written out (its call costs a tiny node 3%)
-                saved = node._saved
-                if saved is FREED:
-                    raise RuntimeError(FREED_MESSAGE)
-                grad_inputs = node.backward(grads[0])
-                if type(grad_inputs) is not tuple or len(grad_inputs) != len(next_nrs) or (
-                        node._has_hooks or _observers):     # (a bare gradient; or hooks set meanwhile)
-                    grad_inputs = check_gradients(node, grads, grad_inputs)
-                if saved is not None and not keep_graph:
-                    node._saved = FREED                # free what forward saved
+            grad_inputs = call_backward(node, grads, keep_graph)
             grads = None                               # (let go of what arrived, as PyTorch does)
+            next_nrs = node._next_nrs                  # (node.next_functions: these and the nodes)
             next_nodes = (node._next_node_0, node._next_node_1) if len(next_nrs) < 3 else node._all_next_nodes
             for i, grad in enumerate(grad_inputs):
                 next_node = next_nodes[i]
@@ -314,15 +303,6 @@ def call_backward(node, grads, keep_graph):
         grad_inputs = node.backward(grads[0])
     else:
         grad_inputs = node.backward(*grads)
-    grad_inputs = check_gradients(node, grads, grad_inputs)
-    if saved is not None and not keep_graph:
-        node._saved = FREED             # free what forward saved (PyTorch does too)
-    return grad_inputs
-
-
-def check_gradients(node, grads, grad_inputs):
-    """What ``node`` returned for the gradients ``grads``, as the engine passes it on: a tuple of
-    one gradient per edge (checked), after the node's post-hooks and the observers saw it."""
     if type(grad_inputs) is not tuple:      # one input: a bare tensor, as in PyTorch
         grad_inputs = (grad_inputs,)
     if len(grad_inputs) != len(node._next_nrs):       # (one output number per edge)
@@ -333,6 +313,8 @@ def check_gradients(node, grads, grad_inputs):
         grad_inputs = apply_post_hooks(node, fitted_to_inputs(node, grad_inputs), grads)
     if _observers:
         grad_inputs = notify_observers(node, grads, grad_inputs)
+    if saved is not None and not keep_graph:
+        node._saved = FREED             # free what forward saved (PyTorch does too)
     return grad_inputs
 
 
