@@ -901,3 +901,24 @@ def test_versions_of_logical_isin_amin(torch, dtype, shape, fn):
 ])
 def test_searchsorted_of_bools(torch, fn):
     assert_same(lambda L: fn(L, L.tensor([True, False]), L.tensor([False, True])), torch)
+
+
+# a view made under no_grad of a view made in inference mode keeps inference mode's name in
+# the messages about in-place changes (PyTorch's views inherit that creation mode) (seed 347)
+@pytest.mark.parametrize("ask", ["grad_fn", "mul_"])
+@pytest.mark.parametrize("nested_no_grad", [False, True])
+def test_view_of_an_inference_mode_view_made_under_no_grad(torch, ask, nested_no_grad):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with L.no_grad():
+            with L.inference_mode():
+                v = x.reshape(-1)[:2]
+            w = v[:1][:1] if nested_no_grad else v[:1]
+            x.mul_(2)
+        try:
+            w.grad_fn if ask == "grad_fn" else w.mul_(2)
+            seen.append("ok")
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]
