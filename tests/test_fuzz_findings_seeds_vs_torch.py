@@ -922,3 +922,18 @@ def test_view_of_an_inference_mode_view_made_under_no_grad(torch, ask, nested_no
         except RuntimeError as error:
             seen.append(str(error))
     assert seen[0] == seen[1]
+
+
+# cdist records _cdist_forward (or, by a matrix product, _euclidean_dist) before its kernel's
+# checks: an inference tensor among the inputs it saves is refused before their dtypes (seed 359)
+@pytest.mark.parametrize("rows", [1, 30])
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64"])
+@pytest.mark.parametrize("first", [True, False])
+@pytest.mark.parametrize("p", [2.0, 1.0, -1.0])
+def test_cdist_saves_before_checking(torch, rows, dtype, first, p):
+    def fn(L):
+        x = L.ones(rows, 3, requires_grad=True)
+        with L.inference_mode():
+            y = L.ones(2, 3, dtype=getattr(L, dtype))
+        return L.cdist(x, y, p=p) if first else L.cdist(y, x, p=p)
+    assert_same(fn, torch)
