@@ -425,3 +425,21 @@ def test_float16_mish_and_its_gradient(avx2_torch, n):
         assert mine.dtype == theirs.dtype == np.float16
         both = np.isnan(mine) & np.isnan(theirs)
         assert (mine.view(np.uint16) == theirs.view(np.uint16))[~both].all()
+
+
+@pytest.mark.parametrize("function", ["elu", "celu", "selu", "softplus"])
+@pytest.mark.parametrize("view", ["transposed", "every other column", "permuted"])
+def test_float32_gradients_of_views_walked_in_pytorchs_order(avx2_torch, function, view):
+    """A two-input backward kernel walks (grad, x) in PyTorch's order of their dims: where a run of
+    numbers lies side by side, whole vectors take SLEEF's formula; elsewhere one number at a time."""
+    shape = (5, 6, 7) if view == "permuted" else (20, 37)
+    x = numbers(int(np.prod(shape)), -8, 8, 12, specials=SPECIALS).reshape(shape)
+    make = {"transposed": lambda t: t.transpose(0, 1), "every other column": lambda t: t[:, ::2],
+            "permuted": lambda t: t.permute(2, 0, 1)}[view]
+
+    def run(lib):
+        t = lib.tensor(x, requires_grad=True)
+        out = getattr(lib.nn.functional, function)(make(t))
+        out.backward(lib.ones(out.shape).mul(0.7))
+        return t.grad.numpy()
+    assert_same_bits(run(minigrad), run(avx2_torch))
