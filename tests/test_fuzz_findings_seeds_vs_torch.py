@@ -966,3 +966,29 @@ def test_heaviside_of_cross_after_digamma(torch):
             x.digamma_()
             return L.linalg.cross(x, x).heaviside_(x)
     assert_same(fn, torch)
+
+
+# ... and a piece of unbind, split or chunk (with grad mode on) of such a view: PyTorch's rule for
+# views made in inference mode outlives the one for several views made at once (seed 347)
+@pytest.mark.parametrize("made_in", ["inference_mode", "no_grad"])
+@pytest.mark.parametrize("pieces", ["chunk", "unbind", "split"])
+@pytest.mark.parametrize("ask", ["grad_fn", "mul_"])
+def test_piece_of_an_inference_mode_view(torch, made_in, pieces, ask):
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with L.no_grad():
+            if made_in == "no_grad":
+                v = x[:3]
+            else:
+                with L.inference_mode():
+                    v = x.reshape(-1)[:3]
+        w = {"chunk": lambda: v.chunk(3)[-1], "unbind": lambda: v.unbind()[0], "split": lambda: v.split(2)[0]}[pieces]()
+        with L.no_grad():
+            x.mul_(2)
+        try:
+            w.grad_fn if ask == "grad_fn" else w.mul_(2)
+            seen.append("ok")
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]
