@@ -81,11 +81,8 @@ def _mish_backward_float32_scalar(g, x):
     """The one-number formula (the C library's functions). A NaN x gives -x's NaN, the one its
     sigmoid carries (quiet, its payload kept)."""
     out = _mish_backward_float32(g, x, _c_library_expf.expf, _c_library_mathf.log1pf, _c_library_mathf.tanhf)
-    nan_x = np.isnan(x)
-    return with_bits(out, nan_x, (-x).view(np.uint32) | _QUIET_BIT)
-
-
-_QUIET_BIT = np.uint32(0x0040_0000)         # set in a NaN by any arithmetic on it
+    quiet_bit = np.uint32(0x0040_0000)        # (set in a NaN by any arithmetic on it)
+    return with_bits(out, np.isnan(x), (-x).view(np.uint32) | quiet_bit)
 
 
 def mish_backward_graph(grad, x):
@@ -126,7 +123,7 @@ def _mish_float32_vectorized(x):
     operands differently)."""
     with np.errstate(over="ignore", invalid="ignore"):
         out = x * _sleef_float_pairs.tanh(_sleef_float_pairs.log1p(_sleef_mathfun.exp(x)))
-    in_second_vector = np.arange(x.size).reshape(x.shape) % 16 >= 8
+    in_second_vector = np.arange(x.size).reshape(x.shape) % 16 >= 8      # (a step: 2 vectors of 8)
     return with_bits(out, np.isnan(x) & in_second_vector, ALL_ONES_NAN[4])
 
 
