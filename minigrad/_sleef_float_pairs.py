@@ -1,11 +1,12 @@
-"""The float32 ``expm1``, ``log1p``, ``sinh`` and ``cosh`` of PyTorch's CPU, step by step (SLEEF's u10).
+"""The float32 ``expm1``, ``log1p``, ``sinh``, ``cosh`` and ``tanh`` of PyTorch's CPU, step by step (SLEEF's u10).
 
 PyTorch takes ``exp`` and ``log`` from Intel's MKL, whose methods are not published, but
-these four from the SLEEF library (``Sleef_expm1f8_u10``, ...), whose methods are.
+these from the SLEEF library (``Sleef_expm1f8_u10``, ...), whose methods are.
 ``expm1`` and ``log1p`` go through SLEEF for every number of the tensor (vectors of 8, the
 last few in a part-filled vector); ``sinh`` and ``cosh`` for whole vectors only, the numbers
 left over going through the C library's ``sinhf``/``coshf``, as numpy's float32 ones do
-(see ``_vectorized_loop``). minigrad follows SLEEF's methods in numpy, rounding to float32
+(see ``_vectorized_loop``). ``tanh`` is the one kernels written with PyTorch's vector type
+call (``mish``'s; ``torch.tanh`` itself is MKL's). minigrad follows SLEEF's methods in numpy, rounding to float32
 after every step as the CPU does, so the results are PyTorch's to the last bit.
 
 They need more precision than one float32 holds near their hardest inputs, so they carry
@@ -42,6 +43,12 @@ def _add_number_pair_larger_first(x, y):
     """number + pair when |number| >= |pair|: a cheaper way to the same exact error."""
     high = x + y[0]
     return high, ((x - high) + y[0]) + y[1]
+
+
+def _add_pairs_larger_first(x, y):
+    """pair + pair when |x| >= |y|: as _add_number_pair_larger_first, x's low part added too."""
+    high = x[0] + y[0]
+    return high, (((x[0] - high) + y[0]) + x[1]) + y[1]
 
 
 def _times_number(x, y):
@@ -115,6 +122,16 @@ def _reciprocal(d):
     return high, high * _fma(-d[1], high, _fma(-d[0], high, f32(1)))
 
 
+def _divide_pairs(n, d):
+    """pair / pair: n's high part times 1 / d's, corrected by multiply-adds for the errors of
+    that quotient, of the reciprocal and of both low parts."""
+    reciprocal = f32(1) / d[0]
+    high = n[0] * reciprocal
+    error = _fma(reciprocal, n[0], -high)
+    correction = _fma(-d[1], reciprocal, _fma(-d[0], reciprocal, f32(1)))
+    return high, _fma(high, correction, _fma(n[1], reciprocal, error))
+
+
 def sinh(x):
     """(e**x - e**-x) / 2 of a float32 array as SLEEF's ``sinhf`` (u10), bit for bit: e**|x|
     and its reciprocal as pairs, their difference as a pair, then halved, with x's sign."""
@@ -143,6 +160,29 @@ def cosh(x):
         low = (((grow[0] - high) + shrink[0]) + grow[1]) + shrink[1]
         out = (high + low) * f32(0.5)
     out[(np.abs(x) > 89) | np.isnan(out)] = np.inf
+    out[np.isnan(x)] = np.nan
+    return out.reshape(shape)
+
+
+_TANH_IS_ONE = f32(8.664339742)      # above it, tanh rounds to 1 (SLEEF returns 1 outright)
+
+
+def tanh(x):
+    """(e**x - e**-x) / (e**x + e**-x) of a float32 array as SLEEF's ``tanhf`` (u10), bit for
+    bit: e**|x| and its reciprocal as pairs, their difference and sum as pairs, the quotient
+    of those as a pair, then x's sign. (SLEEF's NaN for a NaN has every bit set; this gives
+    the plain one, as sinh and cosh do: callers set the bits their kernels show.)"""
+    shape = np.shape(x)
+    x = np.asarray(x, f32).reshape(-1)        # (a 0-d array would give numpy scalars)
+    with np.errstate(all="ignore"):
+        grow = _exp_pair(np.abs(x))
+        shrink = _reciprocal(grow)
+        difference = _add_pairs_larger_first(grow, (-shrink[0], -shrink[1]))
+        total = _add_pairs_larger_first(grow, shrink)
+        high, low = _divide_pairs(difference, total)
+        out = high + low
+    out[(np.abs(x) > _TANH_IS_ONE) | np.isnan(out)] = 1
+    out = np.copysign(out, x)
     out[np.isnan(x)] = np.nan
     return out.reshape(shape)
 

@@ -122,13 +122,15 @@ def _inner_run(shape, arrays):
 
 def elementwise_pair(a, b, vectorized, scalar, lanes):
     """vectorized(a, b) or scalar(a, b) on each number of a and b broadcast together, as
-    PyTorch's ``cpu_kernel_vec`` chooses for a two-input kernel with a new row-major result:
-    within each run of numbers it walks in one go (a row, or the whole tensor when both are
-    laid out alike), cut where the threads' pieces start, whole steps of 2 * lanes numbers get
-    the vector formula and the rest the one-number formula. Inputs that are not row-major are
-    read in row-major order (their last bits may then differ from PyTorch's)."""
+    PyTorch's ``cpu_kernel_vec`` chooses for a two-input kernel with a new result: within
+    each run of numbers it walks in one go (a row, or the whole tensor when both are laid out
+    alike), cut where the threads' pieces start, whole steps of 2 * lanes numbers get the
+    vector formula and the rest the one-number formula. Inputs that are not row-major are
+    walked in PyTorch's order of their dims (see _pair_in_memory_order)."""
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
-    a, b = (np.require(v, requirements="C") for v in (a, b))      # (0-d stays 0-d)
+    a, b = np.asarray(a), np.asarray(b)
+    if not (a.flags.c_contiguous and b.flags.c_contiguous):
+        return _pair_in_memory_order(a, b, shape, vectorized, scalar, lanes)
     n = int(np.prod(shape))
     run = _inner_run(shape, (a, b))
     flat_a = np.broadcast_to(a, shape).reshape(-1)
@@ -144,6 +146,25 @@ def elementwise_pair(a, b, vectorized, scalar, lanes):
         return out.reshape(shape)
     return _by_runs((flat_a, flat_b), run, vectorized, scalar, lanes,
                     np.result_type(a, b)).reshape(shape)
+
+
+def _pair_in_memory_order(a, b, shape, vectorized, scalar, lanes):
+    """elementwise_pair for inputs that are not both row-major (transposed, strided views):
+    PyTorch's loop runs over the dims in the order their steps in memory give (the fastest
+    innermost; ``memory_order``), so both are walked in that order, and where a run of
+    numbers is not side by side in an input, every number gets the one-number formula."""
+    from ._ops.inplace import memory_order     # (lazy: _ops imports this module)
+    wide = [np.broadcast_to(v, shape) for v in (a, b)]
+    steps = [[step // v.itemsize for step in v.strides] for v in wide]
+    order = list(reversed(memory_order(steps, shape)))       # the slowest dim first
+    walked = [v.transpose(order) for v in wide]
+    run = _inner_run(walked[0].shape, walked)
+    flats = [np.ascontiguousarray(v).reshape(-1) for v in walked]
+    if run is None:
+        out = scalar(*flats)
+    else:
+        out = _by_runs(flats, run, vectorized, scalar, lanes, np.result_type(a, b))
+    return out.reshape(walked[0].shape).transpose(np.argsort(order))
 
 
 def _by_runs(flats, run, vectorized, scalar, lanes, dtype):

@@ -7,10 +7,11 @@
 So each one's gradient is the next one: lgamma -> digamma -> polygamma(1) -> polygamma(2) ...
 All save their input (``grad_fn._saved_self``), as PyTorch's derivatives do.
 
-numpy has none of them, so they are computed here in float64 from textbook formulas:
+numpy has none of them, so they are computed here from textbook formulas:
 * digamma: psi(x) = psi(x + 1) - 1/x moves x above 10, where the asymptotic series
-  psi(x) ~ log x - 1/(2x) - sum B_2k / (2k x^2k) is exact to float64; below 0 the reflection
-  psi(x) = psi(1 - x) - pi / tan(pi x) comes first.
+  psi(x) ~ log x - 1/(2x) - sum B_2k / (2k x^2k) is exact enough; below 0 the reflection
+  psi(x) = psi(1 - x) - pi / tan(pi x) comes first. These are PyTorch's steps, taken in
+  float64 for float64 and in float32 for the other dtypes, as its kernel does: the same bits.
 * polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x), with the Hurwitz zeta function
   zeta(s, x) = sum over k >= 0 of 1 / (x + k)^s, summed directly until x + k is above 10
   and finished with the Euler-Maclaurin formula.
@@ -21,6 +22,8 @@ import numpy as np
 
 from .._type_names import type_name
 from ..autograd.graph import Node
+from .. import _c_library_logf
+from .._fused_multiply_add import fma
 from . import result
 from .pointwise import like_its_input
 from ..autograd.kernel_writes import kernel_writes
@@ -52,36 +55,43 @@ def _lgamma_float64(x):
     return np.asarray(_lgamma_scalar(x), dtype=np.float64).reshape(x.shape)
 
 
-def _digamma_float64(x):
-    x = np.array(x, dtype=np.float64, ndmin=1)
-    out = np.zeros_like(x)
-    reflect = x < 0
-    # psi(x) = psi(1 - x) - pi / tan(pi x) for negative x (a pole, nan, at the negative integers)
-    poles = reflect & (x == np.floor(x))
-    # (tan has period pi: x minus the nearest integer, exact, keeps pi * x from rounding near the poles)
-    out[reflect] = -np.pi / np.tan(np.pi * (x[reflect] - np.round(x[reflect])))
-    x = np.where(reflect, 1 - x, x)
-    small = x < 10
-    while small.any():                          # psi(x) = psi(x + 1) - 1/x
-        out[small] -= 1 / x[small]
-        x[small] += 1
+# the coefficients of digamma's asymptotic series in 1 / x**2 (Cephes), highest power first
+_DIGAMMA_SERIES = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+                   -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+                   8.33333333333333333333E-2)
+_DIGAMMA_OF_10 = 2.25175258906672110764
+
+
+def _digamma_in(x, dtype):
+    """digamma of every number of x in PyTorch's steps, each rounded to ``dtype`` (float32 for
+    float32, float16 and integers; float64): psi(x) = psi(1 - x) - pi / tan(pi x) below 0 (that
+    term in float64, from x's fractional part), psi(x) = psi(x + 1) - 1/x up to 10, then the
+    series (a multiply-add a term) with the C library's log (float32: logf)."""
+    f = np.dtype(dtype).type
+    log = _c_library_logf.logf if f is np.float32 else np.log
+    x = given = np.array(x, dtype=f, ndmin=1)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        negative = x < 0
+        fraction = (x - np.trunc(x)).astype(np.float64)       # exact, as C's modf
+        reflection = np.where(negative, (np.pi / np.tan(np.pi * fraction)).astype(f), f(0))
+        x = np.where(negative, f(1) - x, x)
+        total = np.zeros_like(x)
         small = x < 10
-    inverse_square = 1 / (x * x)
-    series, power = np.zeros_like(x), np.ones_like(x)
-    for k, b in enumerate(_BERNOULLI, start=1):
-        power = power * inverse_square
-        series += b / (2 * k) * power
-    out += np.log(x) - 0.5 / x - series
-    out[poles] = np.nan
-    out[x == np.inf] = np.inf
-    return out
-
-
-def _digamma_with_zeros(x):
-    out = _digamma_float64(x).reshape(np.shape(x))
-    # psi has a pole at 0: PyTorch gives -inf at 0.0 and inf at -0.0; at -inf, a (positive) NaN
-    out = np.where(x == -np.inf, np.nan, out)
-    return np.where(x == 0, np.where(np.signbit(x), np.inf, -np.inf), out)
+        while small.any():                                     # psi(x) = psi(x + 1) - 1/x
+            total[small] -= f(1) / x[small]
+            x[small] += f(1)
+            small = x < 10
+        z = f(1) / (x * x)
+        series = np.zeros_like(x)
+        for coefficient in _DIGAMMA_SERIES:
+            series = fma(series, z, np.full_like(z, coefficient))
+        tail = np.where(x < f(1.0e17), z * series, f(0))
+        out = total + log(x) - f(0.5) / x - tail
+        out = np.where(x == 10, total + f(_DIGAMMA_OF_10), out)
+        out = out - reflection
+    # poles: -inf at 0.0, inf at -0.0, NaN at the negative whole numbers (-inf too)
+    out = np.where(negative & (given == np.floor(given)), f(np.nan), out)
+    return np.where(given == 0, np.where(np.signbit(given), f(np.inf), f(-np.inf)), out).reshape(np.shape(given))
 
 
 def _hurwitz_zeta(s, x):
@@ -137,7 +147,7 @@ def _trigamma_in(x, dtype):
 
 def _polygamma_float64(n, x):
     if n == 0:
-        return _digamma_with_zeros(x)
+        return _digamma_in(x, np.float64).reshape(np.shape(x))
     if n == 1:
         return _trigamma_float64(x).reshape(np.shape(x))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -177,12 +187,22 @@ class DigammaBackward0(Node):
         return tangents[0] * polygamma(1, inputs[0])
 
 
+def _digamma_values(input):
+    """digamma of every element, in the input's float dtype (integers: float32), computed in
+    float64 for float64 and in float32 for the others, as PyTorch's kernel does."""
+    array = input._array
+    dtype = array.dtype if array.dtype.kind == "f" else np.dtype(np.float32)
+    work = np.float64 if dtype == np.float64 else np.float32
+    out = _digamma_in(array, work).reshape(array.shape).astype(dtype, copy=False)
+    return like_its_input(out, array)
+
+
 def digamma(input):
     """The derivative of lgamma, elementwise (-inf at 0, nan at negative integers).
 
     Gradient: grad * polygamma(1, input).
     """
-    return result(_in_float(_digamma_with_zeros, input), DigammaBackward0, (input,), saved=(input,))
+    return result(_digamma_values(input), DigammaBackward0, (input,), saved=(input,))
 
 
 class PolygammaBackward0(Node):
@@ -210,7 +230,9 @@ def polygamma(n, input, node_class=PolygammaBackward0):
     """
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    if n == 1 and (input._array.dtype.kind != "f" or input._array.dtype == np.float32):
+    if n == 0:
+        values = _digamma_values(input)
+    elif n == 1 and (input._array.dtype.kind != "f" or input._array.dtype == np.float32):
         values = like_its_input(_trigamma_in(input._array, np.float32).reshape(input._array.shape), input._array)
     else:
         values = _in_float(lambda x: _polygamma_float64(n, x), input)

@@ -21,7 +21,7 @@ from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
 from . import result, save_result, as_tensor, plain_output
-from .. import _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
+from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import SAVES_BOTH, SAVES_OTHER, check_history_kept
 from .._python_arg_parser import invalid_combination
 from ..autograd.kernel_writes import kernel_writes
@@ -1551,7 +1551,7 @@ def _silu_float32_vectorized(array):
 def _silu_float32_scalar(array):
     """The same with the C library's expf (see _sigmoid_float32_scalar)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        return array / (np.float32(1) + np.exp(-array.astype(np.float64)).astype(np.float32))
+        return array / (np.float32(1) + _c_library_expf.expf(-array))
 
 
 def _sigmoid_float32_vectorized(array):
@@ -1561,11 +1561,11 @@ def _sigmoid_float32_vectorized(array):
 
 
 def _sigmoid_float32_scalar(array):
-    """PyTorch's one-number formula: the same steps with the C library's expf, which computes
-    e**-a in float64 and rounds it to float32 (numpy's float32 exp is another formula)."""
+    """PyTorch's one-number formula: the same steps with the C library's expf (numpy's float32
+    exp is another formula, and float64's exp rounded to float32 misses expf's last bit now and
+    then: see _c_library_expf)."""
     with np.errstate(over="ignore"):
-        e = np.exp(-array.astype(np.float64)).astype(np.float32)
-        return np.float32(1) / (np.float32(1) + e)
+        return np.float32(1) / (np.float32(1) + _c_library_expf.expf(-array))
 
 
 def _sigmoid_float64_vectorized(array):

@@ -784,6 +784,8 @@ def _pieces_of(input, arrays, node_class, **attributes):
         # PyTorch's rules for several views made at once apply even without history (but not
         # to the pieces of an inference tensor, which are no views: see _make_view)
         for piece in pieces:
+            if piece._made_in_inference_mode:
+                continue            # (PyTorch: a view of a view made in inference mode stays one)
             piece._multi_output_view = True
             piece._view_of_no_grad_view = False      # PyTorch: the newer rule (multiple views) wins
     return pieces

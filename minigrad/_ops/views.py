@@ -49,7 +49,9 @@ def register_view(out, base):
         # says requires_grad=True (same memory: Tensor.requires_grad asks the base each
         # time), but there is no gradient edge behind it
         out._created_in_no_grad = True
-        if _State.inference:     # (PyTorch's messages then name inference mode)
+        # (PyTorch's messages then name inference mode; a view of a view made in inference
+        # mode keeps that mode's name, also when this one is made under no_grad)
+        if _State.inference or base._made_in_inference_mode:
             out._made_in_inference_mode = True
     elif _State.enabled and (base._created_in_no_grad or base._view_of_no_grad_view):
         out._view_of_no_grad_view = True

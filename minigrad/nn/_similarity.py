@@ -27,6 +27,7 @@ from .._dtype import result_type, from_numpy_dtype, cpp_type_name
 from .._ops import result, save_result
 from .._ops.pointwise import _broadcast_error, add_number, abs, sgn
 from .._ops.reduction import LinalgVectorNormBackward0
+from .._ops.views import SAVES_BOTH, check_history_kept
 from .._python_arg_parser import checked, TENSOR
 from ..autograd.grad_mode import no_grad
 from ..autograd.kernel_writes import kernel_writes
@@ -296,6 +297,13 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} "
                            f"X2: {x2.shape[-1]}")
+    rows1, rows2 = x1.shape[-2], x2.shape[-2]
+    by_matrix_product = p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25)))
+    if not by_matrix_product or x1._array.size == 0 or x2._array.size == 0:
+        # PyTorch's _cdist_forward is recorded before its kernel checks anything: it saves
+        # both inputs, so an inference tensor among them is refused first
+        check_history_kept(x1, x2, saves=SAVES_BOTH)
     for name, x in (("X1", x1), ("X2", x2)):
         if not x.dtype.is_floating_point:
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
@@ -306,7 +314,6 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         batch = np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
     except ValueError:
         raise _broadcast_error(x1._array[..., 0, 0], x2._array[..., 0, 0]) from None
-    rows1, rows2 = x1.shape[-2], x2.shape[-2]
     if 0 in (rows1, rows2, x1.shape[-1]) or 0 in batch:
         # PyTorch's shortcut before its kernels (so whatever the dtypes): an empty result, or
         # zeros when the rows have no columns
@@ -314,9 +321,9 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
         out = save_result(result(values, CdistBackward0, (x1, x2), p=p), x1, x2)
         return kernel_writes("cdist_zeros", out, x1, x2)
     different = x1._array.dtype != x2._array.dtype
-    if p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
-            compute_mode == "use_mm_for_euclid_dist_if_necessary" and (rows1 > 25 or rows2 > 25))):
+    if by_matrix_product:
         if different and x1.ndim == 2 == x2.ndim:       # (refused by the matrix product)
+            check_history_kept(x1, x2, saves=SAVES_BOTH)  # (after _euclidean_dist saved both)
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
                                f"{cpp_type_name(x1.dtype)} != {cpp_type_name(x2.dtype)}")
         if not different:

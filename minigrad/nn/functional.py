@@ -24,6 +24,8 @@ from .._ops.pointwise import backward_kernel_layout, sigmoid_backward
 from .._ops.pointwise import relu as _relu_out_of_place, exp, where, div_by_number, add_number, mul_by_number
 from .._ops.pointwise import _broadcast_error, check_broadcasts_into, kernel_not_implemented
 from .._ops.pointwise import opmath_dtype, times_number
+from .._ops.pointwise import (_sigmoid_float32_scalar, _sigmoid_float32_vectorized, _sigmoid_float64_scalar,
+                              _sigmoid_float64_vectorized)
 from .._ops.linalg import addmm, matmul
 from .._ops.reduction import _mean_array, _sum_array
 from .._dtype import checked_number, cpp_name, scalar_type_name, result_type, from_numpy_dtype, dtype as _dtype_class
@@ -1451,15 +1453,31 @@ class SiluBackward0(Node):
             # nothing recorded: PyTorch's kernel, whose compiler fuses 1 + x * (1 - s) into
             # one multiply-add (one rounding), so the last bit is PyTorch's
             g, a = grad._array, x._array
-            s = _sigmoid_array(a)
-            one = np.ones((), a.dtype)
             # (np.asarray: numpy gives a scalar for 0-d arrays, which a .grad could not hold)
-            return (_wrap(backward_kernel_layout(g * s * _sleef_pow._fma(a, one - s, one), grad, x)),)
+            return (_wrap(backward_kernel_layout(np.asarray(_silu_backward_values(g, a)), grad, x)),)
         s = sigmoid(x)
         # PyTorch's graph of this formula: (1 - s) is a tensor of ones minus s, and 1 + ...
         # adds a plain number (AddBackward1)
         one_minus_s = _wrap(np.ones_like(s._array)) - s
         return (grad * s * add_number(x * one_minus_s, 1),)
+
+
+def _silu_backward_values(g, a):
+    """grad * s * (1 + x (1 - s)) of float32 or float64 arrays, in the steps of PyTorch's kernel
+    over (grad, x): the sigmoid's exp from SLEEF on whole vectors, from the C library on the
+    rest (see _vectorized_loop), and 1 + x (1 - s) one multiply-add."""
+    one = np.ones((), a.dtype)
+
+    def slope(sigmoid_of):
+        def formula(g_part, a_part):
+            s = sigmoid_of(a_part)
+            return g_part * s * _sleef_pow._fma(a_part, one - s, one)
+        return formula
+    if a.dtype == np.float32:
+        vectorized, scalar = _sigmoid_float32_vectorized, _sigmoid_float32_scalar
+    else:
+        vectorized, scalar = _sigmoid_float64_vectorized, _sigmoid_float64_scalar
+    return _vectorized_loop.elementwise_pair(g, a, slope(vectorized), slope(scalar), lanes=32 // a.itemsize)
 
 
 def silu(input, inplace=False):
