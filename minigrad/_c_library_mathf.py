@@ -17,25 +17,32 @@ import numpy as np
 
 @functools.cache
 def _function(name):
-    """The C library's float function ``name`` (float -> float), ready to call."""
-    function = getattr(ctypes.CDLL(ctypes.util.find_library("m") or None), name)
+    """The C library's float function ``name`` (float -> float), ready to call; None where no C
+    math library can be loaded this way (Windows has no ``libm``)."""
+    try:
+        function = getattr(ctypes.CDLL(ctypes.util.find_library("m") or None), name)
+    except (OSError, TypeError, AttributeError):
+        return None
     function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
     return function
 
 
-def _elementwise(name, x):
-    """The C library's ``name`` of each number of the float32 array x (the same shape)."""
+def _elementwise(name, x, numpy_function):
+    """The C library's ``name`` of each number of the float32 array x (the same shape); numpy's
+    float32 function where the C library cannot be called (then the last bit may differ)."""
     x = np.asarray(x, np.float32)
     function = _function(name)
+    if function is None:
+        return numpy_function(x)
     return np.array([function(number) for number in x.reshape(-1).tolist()],
                     np.float32).reshape(x.shape)
 
 
 def log1pf(x):
     """log(1 + x) of a float32 array, as the C library's ``log1pf``."""
-    return _elementwise("log1pf", x)
+    return _elementwise("log1pf", x, np.log1p)
 
 
 def tanhf(x):
     """tanh(x) of a float32 array, as the C library's ``tanhf``."""
-    return _elementwise("tanhf", x)
+    return _elementwise("tanhf", x, np.tanh)

@@ -458,3 +458,13 @@ def test_float32_sigmoid_and_silu_one_number_at_a_time(avx2_torch, function):
         return out.detach().numpy(), t.grad.numpy()
     for mine, theirs in zip(run(minigrad), run(avx2_torch)):
         assert_same_bits(mine, theirs)
+
+
+def test_c_library_functions_fall_back_to_numpys_where_none_can_be_loaded(monkeypatch):
+    """Without a loadable C math library (Windows), the leftover numbers take numpy's float32
+    functions: the values stay right to rounding, and nothing fails."""
+    from minigrad import _c_library_mathf
+    x = np.linspace(-5, 5, 13, dtype=np.float32)
+    monkeypatch.setattr(_c_library_mathf, "_function", lambda name: None)
+    np.testing.assert_array_equal(_c_library_mathf.tanhf(x), np.tanh(x))
+    np.testing.assert_array_equal(_c_library_mathf.log1pf(x[x > -1]), np.log1p(x[x > -1]))
