@@ -542,6 +542,86 @@ UNARY = {
     "comparison_aliases": lambda L, x: x.greater(0.1) & x.less_equal(1.0) | x.less(-1.0) ^ x.greater_equal(1.5),
     "not_equal": lambda L, x: x * x.not_equal(x.round()),
     "bitwise_xor": lambda L, x: (x > 0).bitwise_xor(x < 1),
+    # more of torch.nn.functional: padding modes, pooling with its options and in two dims,
+    # convolutions of an image and transposed, patches, channel dropout in eval mode, one-hot
+    # labels and the losses not used above (x seen as one image or one row, as above)
+    "pad_replicate": lambda L, x: L.nn.functional.pad(x.reshape(1, -1), (2, 1), mode="replicate") if x.numel() else x * 1,
+    "pad_circular": lambda L, x: L.nn.functional.pad(x.reshape(1, 1, -1), (1, 1), mode="circular")
+                                 if x.numel() else x * 1,
+    "pad_negative": lambda L, x: L.nn.functional.pad(x, (-1, 1)) if x.ndim and x.shape[-1] else x * 1,
+    "pad_2d_reflect": lambda L, x: L.nn.functional.pad(x, (1, 1, 0, 0), mode="reflect")
+                                   if x.ndim == 3 and x.shape[-1] >= 2 else x * 1,
+    "max_pool1d_ceil": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, 2, ceil_mode=True)
+                                    if x.numel() >= 2 else x * 1,
+    "max_pool1d_indices": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, return_indices=True)[1]
+                                       if x.numel() >= 2 else x * 1,
+    "max_pool1d_dilation": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, 1, 1, dilation=2)
+                                        if x.numel() >= 3 else x * 1,
+    "avg_pool1d_no_pad_count": lambda L, x: L.nn.functional.avg_pool1d(x.reshape(1, -1), 2, 1, 1,
+                                                                       count_include_pad=False) if x.numel() else x * 1,
+    "avg_pool1d_ceil": lambda L, x: L.nn.functional.avg_pool1d(x.reshape(1, -1), 2, 2, ceil_mode=True)
+                                    if x.numel() >= 2 else x * 1,
+    "max_pool2d_stride_pad": lambda L, x: L.nn.functional.max_pool2d(x.reshape(1, 1, -1, 3), 2, 1, 1)
+                                          if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "avg_pool2d_divisor": lambda L, x: L.nn.functional.avg_pool2d(x.reshape(1, 1, -1, 3), (1, 2), divisor_override=3)
+                                       if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "adaptive_avg_pool2d": lambda L, x: L.nn.functional.adaptive_avg_pool2d(x, (1, 2)) if x.ndim == 3 else x * 1,
+    "adaptive_max_pool2d": lambda L, x: L.nn.functional.adaptive_max_pool2d(x, 1) if x.ndim == 3 else x * 1,
+    "lp_pool2d": lambda L, x: L.nn.functional.lp_pool2d(x.abs() + 0.1, 2, (1, 2)) if x.ndim == 3 else x * 1,
+    "conv2d": lambda L, x: L.nn.functional.conv2d(x.reshape(1, 1, -1, 3), x.reshape(1, 1, -1, 3)[:, :, :1, :2], padding=1)
+                           if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "conv2d_stride_same": lambda L, x: L.nn.functional.conv2d(x.reshape(1, 1, -1, 3), x.reshape(1, 1, -1, 3)[:, :, :1, :2],
+                                                              padding="same") if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "conv1d_stride_dilation": lambda L, x: L.nn.functional.conv1d(x.reshape(1, 1, -1), x.reshape(1, 1, -1)[:, :, :2],
+                                                                  stride=2, dilation=2, padding=2) if x.numel() >= 2 else x * 1,
+    "conv_transpose1d": lambda L, x: L.nn.functional.conv_transpose1d(x.reshape(1, 1, -1), x.reshape(1, 1, -1)[:, :, :2],
+                                                                      stride=2) if x.numel() >= 2 else x * 1,
+    "conv_transpose2d": lambda L, x: L.nn.functional.conv_transpose2d(x.reshape(1, 1, -1, 3), x.reshape(1, 1, -1, 3)[:, :, :1, :2])
+                                     if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "F_unfold": lambda L, x: L.nn.functional.unfold(x.reshape(1, 1, -1, 3), (1, 2)) if x.numel() and x.numel() % 3 == 0
+                             else x * 1,
+    "F_fold": lambda L, x: L.nn.functional.fold(x.reshape(1, 2, -1), (1, x.numel() // 2 + 1), (1, 2))
+                           if x.numel() and x.numel() % 2 == 0 else x * 1,
+    "pixel_unshuffle": lambda L, x: L.nn.functional.pixel_unshuffle(x.reshape(1, 1, 2, -1), 1) if x.numel() % 2 == 0
+                                    and x.numel() else x * 1,
+    "dropout2d_eval": lambda L, x: L.nn.functional.dropout2d(x, 0.5, training=False) if x.ndim == 3 else x * 1,
+    "feature_alpha_dropout_eval": lambda L, x: L.nn.functional.feature_alpha_dropout(x, 0.5, training=False),
+    "one_hot_scaled": lambda L, x: L.nn.functional.one_hot((x > 0).long(), 3) * x.unsqueeze(-1),
+    "F_softmax_dim1": lambda L, x: L.nn.functional.softmax(x, 1) if x.ndim >= 2 else x.softmax(0),
+    "F_log_softmax_double": lambda L, x: L.nn.functional.log_softmax(x, -1, dtype=L.float64),
+    "cross_entropy_sum": lambda L, x: L.nn.functional.cross_entropy(x, _labels(L, x), reduction="sum"),
+    "nll_loss_mean": lambda L, x: L.nn.functional.nll_loss(x.log_softmax(-1 if x.ndim < 2 else 1), _labels(L, x)),
+    "bce_weight": lambda L, x: L.nn.functional.binary_cross_entropy(x.sigmoid(), (x.detach() > 0).to(x.dtype),
+                                                                    weight=x.detach().abs()),
+    "bce_logits_pos_weight": lambda L, x: L.nn.functional.binary_cross_entropy_with_logits(
+                                              x, (x.detach() > 0).to(x.dtype), pos_weight=L.tensor(2.0, dtype=x.dtype)),
+    "multilabel_margin": lambda L, x: L.nn.functional.multilabel_margin_loss(x, L.zeros(x.shape, dtype=L.long))
+                                      if x.ndim in (1, 2) else x * 1,
+    "kl_div_log_target": lambda L, x: L.nn.functional.kl_div(x.log_softmax(-1), x.detach().log_softmax(-1),
+                                                             reduction="sum", log_target=True) if x.ndim else x * 1,
+    "huber_self_mean": lambda L, x: L.nn.functional.huber_loss(x, x.detach().round()),
+    "scaled_dot_product_attention": lambda L, x: L.nn.functional.scaled_dot_product_attention(x, x, x)
+                                                 if x.ndim >= 2 else x * 1,
+    "sdpa_causal": lambda L, x: L.nn.functional.scaled_dot_product_attention(x, x * 0.5, x, is_causal=True)
+                                if x.ndim >= 2 else x * 1,
+    "embedding_bag": lambda L, x: L.nn.functional.embedding_bag(L.tensor([[1, 0], [1, 1]]), x) if x.ndim == 2 else x * 1,
+    "embedding_max_norm": lambda L, x: L.nn.functional.embedding(L.tensor([1, 0]), x.detach().clone(), max_norm=1.0) * x.sum()
+                                       if x.ndim == 2 else x * 1,
+    "F_max_unpool1d": lambda L, x: L.nn.functional.max_unpool1d(*L.nn.functional.max_pool1d(
+                                       x.reshape(1, -1), 2, return_indices=True), 2) if x.numel() >= 2 else x * 1,
+    "affine_grid_sample": lambda L, x: L.nn.functional.grid_sample(x.reshape(1, 1, -1, 3), L.nn.functional.affine_grid(
+                                           L.tensor([[[0.9, 0.1, 0.0], [0.0, 1.1, 0.1]]], dtype=x.dtype), [1, 1, 2, 2],
+                                           align_corners=False), align_corners=False)
+                                       if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "F_layer_norm_2d": lambda L, x: L.nn.functional.layer_norm(x, x.shape[-2:]) if x.ndim >= 2 else x * 1,
+    "F_batch_norm_eval": lambda L, x: L.nn.functional.batch_norm(x, L.zeros(x.shape[1], dtype=x.dtype),
+                                                                 L.ones(x.shape[1], dtype=x.dtype))
+                                      if x.ndim >= 2 else x * 1,
+    "F_group_norm_groups": lambda L, x: L.nn.functional.group_norm(x.reshape(1, 2, -1), 2)
+                                        if x.numel() % 2 == 0 and x.numel() else x * 1,
+    "F_hardtanh_default": lambda L, x: L.nn.functional.hardtanh(x),
+    "F_softplus_threshold": lambda L, x: L.nn.functional.softplus(x * 10, threshold=5),
+    "F_prelu_default": lambda L, x: L.nn.functional.prelu(x, L.tensor([0.25], dtype=x.dtype)),
 }
 
 VIEWS = {
