@@ -345,3 +345,24 @@ def test_aminmax_second_order_nodes(torch, kwargs):
             found.append((g.tolist(), g.grad_fn.name(), _names_of_edges(g.grad_fn)))
     half = len(found) // 2
     assert found[:half] == found[half:]
+
+
+@pytest.mark.parametrize("scatter", [
+    lambda L, x, s: x.clone().scatter_(0, L.tensor([0]), 2.0, reduce="multiply"),
+    lambda L, x, s: x.clone().scatter_(0, L.tensor([0]), s, reduce="add"),
+    lambda L, x, s: x.detach().scatter(0, L.tensor([0]), s, reduce="multiply"),
+    lambda L, x, s: x.scatter(0, L.tensor([0]), s.detach(), reduce="add"),
+    lambda L, x, s: L.ones(3).scatter_(0, L.tensor([0]), s, reduce="add"),
+])
+def test_scatter_with_reduce_records_edges_to_inputs_requiring_grad(torch, scatter):
+    """scatter(..., reduce=) has no derivative: PyTorch's node has edges only to the inputs that
+    require grad (found by the random-program test: x.scatter_(0, i, 2.0, reduce="multiply"))."""
+    import warnings
+    seen = []
+    for L in (minigrad, torch):
+        x, s = L.ones(3, requires_grad=True), L.tensor([2.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            node = scatter(L, x, s).grad_fn
+        seen.append((node.name(), [(None if n is None else type(n).__name__, i) for n, i in node.next_functions]))
+    assert seen[0] == seen[1]

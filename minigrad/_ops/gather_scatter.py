@@ -19,7 +19,7 @@ from .views import history_first
 from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
 from .._dtype import cpp_name
-from .rounding import _NotImplementedBackward
+from .rounding import _not_differentiable
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -203,7 +203,8 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
         combine.at(out, positions, _src_values(src, index))
-        return result(out, _NotImplementedBackward, (input, src), _operation=operation)
+        # (PyTorch's node for it has edges only to the inputs that require grad)
+        return _not_differentiable(out, input, src, operation)
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
