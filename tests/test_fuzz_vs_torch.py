@@ -859,6 +859,105 @@ BINARY = {
     "bilinear": lambda L, x, y: L.nn.functional.bilinear(x.reshape(1, -1), y.reshape(1, -1),
                                                          x.reshape(1, -1, 1) * y.reshape(1, 1, -1))
                                 if x.dtype == y.dtype else x * 1,
+    # more two-input operations: aliases and functional forms, matrix products by name, einsum
+    # in the forms the tutorials use, joining along other dims, scatters with a reduction,
+    # index_add with alpha, where with a tensor condition of y, losses with weights
+    "mul_fn": lambda L, x, y: L.mul(x, y),
+    "multiply": lambda L, x, y: L.multiply(x, y),
+    "divide_floor": lambda L, x, y: L.divide(x, y * y + 1, rounding_mode="floor"),
+    "remainder_t": lambda L, x, y: L.remainder(x, y * y + 1),
+    "remainder_neg_t": lambda L, x, y: x.remainder(-(y * y + 1)),
+    "fmod_neg_t": lambda L, x, y: x.fmod(-(y * y + 1)),
+    "atan2_method": lambda L, x, y: x.atan2(y * y + 0.1),
+    "hypot_method": lambda L, x, y: x.hypot(y),
+    "copysign_number": lambda L, x, y: x.copysign(-1.0) * y.sum(),
+    "lerp_t_method": lambda L, x, y: x.lerp(y, 0.7),
+    "addcmul_method": lambda L, x, y: x.addcmul(y, y),
+    "addcdiv_value": lambda L, x, y: L.addcdiv(x, x, y * y + 1, value=-2),
+    "maximum_method": lambda L, x, y: x.maximum(y),
+    "minimum_method": lambda L, x, y: x.minimum(y),
+    "clamp_fn_t": lambda L, x, y: L.clamp(x, y - 0.5, y + 0.5),
+    "clip_t": lambda L, x, y: x.clip(max=y),
+    "matmul_fn": lambda L, x, y: L.matmul(x, y.mT if y.ndim >= 2 else y),
+    "mm": lambda L, x, y: L.mm(x.reshape(-1, 1), y.reshape(1, -1)),
+    "mm_method": lambda L, x, y: x.reshape(1, -1).mm(y.reshape(-1, 1)) if x.numel() == y.numel() else x * y,
+    "chain_matmul": lambda L, x, y: L.chain_matmul(x.reshape(-1, 1), y.reshape(1, -1), y.reshape(-1, 1)),
+    "einsum_dot": lambda L, x, y: L.einsum("i,i->", x.reshape(-1), y.reshape(-1)) if x.numel() == y.numel()
+                                  else x * y,
+    "einsum_matmul": lambda L, x, y: L.einsum("ij,jk->ik", x.reshape(-1, 1), y.reshape(1, -1)),
+    "einsum_batched": lambda L, x, y: L.einsum("bij,bkj->bik", x.reshape(1, 1, -1), y.reshape(1, 1, -1))
+                                      if x.numel() == y.numel() else x * y,
+    "einsum_broadcast": lambda L, x, y: L.einsum("...i,i->...", x, y.reshape(-1)[:x.shape[-1]])
+                                        if x.ndim and y.numel() >= x.shape[-1] else x * y,
+    "einsum_hadamard_sum": lambda L, x, y: L.einsum("ij,ij->j", x, y) if x.ndim == 2 and x.shape == y.shape else x * y,
+    "einsum_list_form": lambda L, x, y: L.einsum(x.reshape(-1), [0], y.reshape(-1), [1], [1, 0]),
+    "outer_method": lambda L, x, y: x.reshape(-1).outer(y.reshape(-1)),
+    "cross_dim": lambda L, x, y: L.cross(x.expand(3, *x.shape), y.expand(3, *y.shape), dim=0)
+                                 if x.shape == y.shape else x * y,
+    "kron_vectors": lambda L, x, y: L.kron(x.reshape(-1), y.reshape(-1)),
+    "cat_dim1": lambda L, x, y: L.cat([x, y], 1) if x.ndim >= 2 else L.cat([x, y]),
+    "cat_three": lambda L, x, y: L.cat([x, y, x]),
+    "stack_dim1": lambda L, x, y: L.stack([x, y], 1) if x.ndim else L.stack([x, y]),
+    "dstack_t": lambda L, x, y: L.dstack([x, y]),
+    "scatter_reduce_sum": lambda L, x, y: x.scatter_reduce(0, _zero_index(L, x), _first(y, x), "sum"),
+    "scatter_reduce_amin_noself": lambda L, x, y: x.scatter_reduce(0, _zero_index(L, x), _first(y, x), "amin",
+                                                                   include_self=False),
+    "scatter_reduce_mean_noself": lambda L, x, y: x.scatter_reduce(-1, _zero_index(L, x), _first(y, x), "mean",
+                                                                   include_self=False),
+    "scatter_add_fn": lambda L, x, y: L.scatter_add(x, 0, _zero_index(L, x), _first(y, x)),
+    "scatter_reduce_multiply": lambda L, x, y: x.scatter(0, _zero_index(L, x), _first(y, x), reduce="multiply"),
+    "index_add_alpha": lambda L, x, y: x.index_add(0, L.tensor([0, 0]), _first(y, x).expand(2, *x.shape[1:]), alpha=0.5)
+                                       if x.ndim else x + y.sum(),
+    "index_reduce_prod": lambda L, x, y: x.index_reduce(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]), "prod")
+                                         if x.ndim else x + y.sum(),
+    "index_reduce_amax_noself": lambda L, x, y: x.index_reduce(0, L.tensor([0, 0]), _first(y, x).expand(2, *x.shape[1:]),
+                                                               "amax", include_self=False) if x.ndim else x + y.sum(),
+    "index_reduce_mean": lambda L, x, y: x.index_reduce(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]), "mean")
+                                         if x.ndim else x + y.sum(),
+    "gather_dim_last_t": lambda L, x, y: L.gather(x, -1, (y.detach() > 0).long().reshape(-1)[:1]
+                                                  .reshape((1,) * x.ndim)) if x.ndim and x.shape[-1] >= 2 else x * y,
+    "take_t": lambda L, x, y: L.take(x, (y.detach() > 0).long()) if x.numel() else x * y,
+    "take_along_dim_t": lambda L, x, y: L.take_along_dim(x, y.argsort()) if x.numel() == y.numel() else x * y,
+    "masked_fill_t_value": lambda L, x, y: x.masked_fill(x > 0, y.sum()),
+    "where_both_t": lambda L, x, y: L.where(x > y, x, y),
+    "where_method": lambda L, x, y: x.where(x > 0, y),
+    "nan_to_num_t": lambda L, x, y: L.nan_to_num(x / y.round(), posinf=1e3),
+    "dist_inf": lambda L, x, y: L.dist(x, y, float("inf")),
+    "cdist_p1": lambda L, x, y: L.cdist(x.reshape(-1, 1), y.reshape(-1, 1), p=1),
+    "F_cosine_similarity_dim0": lambda L, x, y: L.nn.functional.cosine_similarity(x, y, dim=0) if x.ndim and y.ndim
+                                                else x * y,
+    "F_pairwise_distance_p1": lambda L, x, y: L.nn.functional.pairwise_distance(x, y, p=1.0, keepdim=True),
+    "F_linear_bias": lambda L, x, y: L.nn.functional.linear(x, y.reshape(1, -1), y.sum().reshape(1)),
+    "F_mse_none": lambda L, x, y: L.nn.functional.mse_loss(x, y.to(x.dtype), reduction="none"),
+    "F_bce_logits_weight": lambda L, x, y: L.nn.functional.binary_cross_entropy_with_logits(x, y.sigmoid(),
+                                                                                           weight=y.detach().abs()),
+    "F_nll_loss_t": lambda L, x, y: L.nn.functional.nll_loss(x.log_softmax(1), (y.detach() > 0).long().reshape(-1)[:x.shape[0]]
+                                                             .reshape(x.shape[:1])) if x.ndim == 2 and y.numel() >= x.shape[0]
+                                    else x * y,
+    "F_cross_entropy_t_labels": lambda L, x, y: L.nn.functional.cross_entropy(x, (y.detach() > 0).long().reshape(-1)
+                                                                              [:x.shape[0]].reshape(x.shape[:1]))
+                                                if x.ndim == 2 and y.numel() >= x.shape[0] else x * y,
+    "F_kl_div_none": lambda L, x, y: L.nn.functional.kl_div(x, y.softmax(-1) if y.ndim else y.sigmoid(), reduction="none"),
+    "F_huber_none": lambda L, x, y: L.nn.functional.huber_loss(x, y.to(x.dtype), reduction="none"),
+    "F_triplet_distance": lambda L, x, y: L.nn.functional.triplet_margin_with_distance_loss(x.reshape(1, -1),
+                                                                                          y.reshape(1, -1),
+                                                                                          (x * 0.5).reshape(1, -1))
+                                          if x.numel() == y.numel() else x * y,
+    "F_multilabel_margin_t": lambda L, x, y: L.nn.functional.multilabel_margin_loss(
+                                                 x, L.where(y.detach() > 0, 0, -1).long().reshape(-1)[:x.shape[-1]]
+                                                 .reshape(x.shape[-1:])) if x.ndim == 1 and y.numel() >= x.shape[0] else x * y,
+    "F_prelu_t": lambda L, x, y: L.nn.functional.prelu(x, y.reshape(-1)[:x.shape[1]]) if x.ndim >= 2
+                                 and y.numel() >= x.shape[1] else x * y,
+    "F_embedding_padding_idx": lambda L, x, y: L.nn.functional.embedding((y.detach() > 0).long(), x, padding_idx=0)
+                                               if x.ndim == 2 and x.shape[0] >= 2 else x * y,
+    "isin_t": lambda L, x, y: x * L.isin(x.round(), y.round()),
+    "inverse": lambda L, x, y: (x @ x.mT + L.eye(x.shape[-1], dtype=x.dtype) * 2).inverse() * y.sum()
+                               if x.ndim >= 2 else x * y,
+    "linalg_inv": lambda L, x, y: L.linalg.inv(x.mT @ x + L.eye(x.shape[-1], dtype=x.dtype)) if x.ndim >= 2 else x * y,
+    "det_small": lambda L, x, y: L.linalg.det(x[..., :2, :2]) * y.sum() if x.ndim >= 2 and x.shape[-2] >= 2 else x * y,
+    "solve_triangular": lambda L, x, y: L.linalg.solve_triangular((x @ x.mT).tril() + L.eye(x.shape[-2], dtype=x.dtype) * 3,
+                                                                  y.reshape(-1, 1)[:x.shape[-2]], upper=False)
+                                        if x.ndim == 2 and y.numel() >= x.shape[-2] and x.dtype == y.dtype else x * y,
 }
 
 INPLACE = {
@@ -995,6 +1094,49 @@ INPLACE = {
     "torch_selu_": lambda L, x: L.selu_(x),
     "torch_dropout_eval_": lambda L, x: L.dropout_(x, 0.5, False),
     "torch_rrelu_eval_": lambda L, x: L.rrelu_(x),
+    # more in-place methods: aliases, the two-input ones with plain numbers, in-place matrix sums
+    "arcsin_": lambda L, x: x.arcsin_(),
+    "arccos_": lambda L, x: x.arccos_(),
+    "arccosh_": lambda L, x: x.arccosh_(),
+    "arctanh_": lambda L, x: x.arctanh_(),
+    "addcmul_number_": lambda L, x: x.addcmul_(x, x, value=-0.5),
+    "lerp_number_": lambda L, x: x.lerp_(x * 0, 0.25),
+    "clamp_max_": lambda L, x: x.clamp_max_(0.2),
+    "hypot_number_": lambda L, x: x.hypot_(x * 0 + 1),
+    "copysign_number_": lambda L, x: x.copysign_(-1.0),
+    "fmod_neg_": lambda L, x: x.fmod_(-0.3),
+    "atan2_number_": lambda L, x: x.atan2_(x * 0 + 0.5),
+    "index_add_alpha_": lambda L, x: x.index_add_(0, L.tensor([0]), x[:1].detach().clone(), alpha=-1.0)
+                                     if x.ndim and x.shape[0] else x.mul_(1.0),
+    "index_copy_self_": lambda L, x: x.index_copy_(0, L.tensor([0]), x[:1].detach().clone())
+                                     if x.ndim and x.shape[0] else x.mul_(1.0),
+    "scatter_reduce_number_": lambda L, x: x.scatter_(0, _zero_index(L, x), 2.0, reduce="multiply"),
+    "masked_scatter_self_": lambda L, x: x.masked_scatter_(x < 0, x.detach().abs().clone()),
+    "put_accumulate_": lambda L, x: x.put_(L.tensor([0, 0]), L.tensor([1.0, 2.0], dtype=x.dtype), accumulate=True)
+                                    if x.numel() else x.mul_(1.0),
+    "index_put_accumulate_": lambda L, x: x.index_put_((L.tensor([0, 0]),), L.tensor(0.5, dtype=x.dtype), accumulate=True)
+                                          if x.ndim and x.shape[0] else x.mul_(1.0),
+    "addmm_": lambda L, x: x.addmm_(x, x, beta=0.5) if x.ndim == 2 and x.shape[0] == x.shape[1] else x.mul_(1.0),
+    "addmv_": lambda L, x: x.addmv_(x.reshape(-1, 1).expand(-1, 2), x.new_ones(2)) if x.ndim == 1 else x.mul_(1.0),
+    "addr_": lambda L, x: x.addr_(x[:, 0], x[0], alpha=0.5) if x.ndim == 2 else x.mul_(1.0),
+    "baddbmm_": lambda L, x: x.baddbmm_(x, x.mT @ x) if x.ndim == 3 else x.mul_(1.0),
+    "greater_": lambda L, x: x.greater_(0.1),
+    "less_equal_": lambda L, x: x.less_equal_(0.3),
+    "not_equal_": lambda L, x: x.not_equal_(x.round()),
+    "bitwise_not_mask_": lambda L, x: x.mul_((x > 0).bitwise_not_()),
+    "bitwise_and_mask_": lambda L, x: x.mul_((x > 0).bitwise_and_(x < 1)),
+    "clamp_tensor_bounds_": lambda L, x: x.clamp_(x.detach().mean(), x.detach().mean() + 0.5),
+    "F_softplus_via_copy_": lambda L, x: x.copy_(L.nn.functional.softplus(x)),
+    "exponent_number_": lambda L, x: x.pow_(0.5),
+    "div_trunc_": lambda L, x: x.div_(-0.7, rounding_mode="trunc"),
+    "mul_bool_": lambda L, x: x.mul_(True),
+    "add_int_alpha_": lambda L, x: x.add_(2, alpha=3),
+    "sigmoid_via_F_": lambda L, x: L.sigmoid_(x),
+    "torch_relu_": lambda L, x: L.relu_(x),
+    "nn_ELU_inplace": lambda L, x: L.nn.ELU(0.5, inplace=True)(x),
+    "nn_ReLU6_inplace": lambda L, x: L.nn.ReLU6(inplace=True)(x),
+    "nn_Dropout_eval_inplace": lambda L, x: L.nn.Dropout(0.5, inplace=True).eval()(x),
+    "nn_Threshold_inplace": lambda L, x: L.nn.Threshold(0.1, 20.0, inplace=True)(x),
 }
 
 INPLACE_BINARY = {
@@ -1059,6 +1201,32 @@ INPLACE_BINARY = {
     "ge_t_": lambda L, x, y: x.ge_(y),
     "arctan2_": lambda L, x, y: x.arctan2_(y),
     "fmin_via_copy_": lambda L, x, y: x.copy_(L.fmin(x, y)),
+    # more two-input in-place methods (sources cloned)
+    "maximum_via_copy_": lambda L, x, y: x.copy_(L.maximum(x, y)),
+    "addmm_t_": lambda L, x, y: x.addmm_(x.reshape(-1, 1)[:x.shape[0]], y.reshape(1, -1)[:, :x.shape[1]], alpha=2)
+                                if x.ndim == 2 and y.numel() >= x.shape[1] else x.add_(y.sum()),
+    "baddbmm_t_": lambda L, x, y: x.baddbmm_(x, y.reshape(1, 1, 1).expand(x.shape[0], x.shape[2], x.shape[2]).clone())
+                                  if x.ndim == 3 and y.numel() == 1 else x.add_(y.sum()),
+    "index_reduce_": lambda L, x, y: x.index_reduce_(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]).clone(), "amin")
+                                     if x.ndim else x.add_(y.sum()),
+    "scatter_reduce_sum_": lambda L, x, y: x.scatter_reduce_(-1, _zero_index(L, x), _first(y, x).clone(), "sum"),
+    "scatter_reduce_mean_noself_": lambda L, x, y: x.scatter_reduce_(0, _zero_index(L, x), _first(y, x).clone(), "mean",
+                                                                     include_self=False),
+    "scatter_add_reduce_": lambda L, x, y: x.scatter_(0, _zero_index(L, x), _first(y, x).clone(), reduce="add"),
+    "masked_fill_t_mask_": lambda L, x, y: x.masked_fill_(y > 0, 0.25),
+    "where_via_copy_": lambda L, x, y: x.copy_(L.where(y > 0, x, y)),
+    "lerp_t_weight_": lambda L, x, y: x.lerp_(y, y.detach().sigmoid().clone()),
+    "addcdiv_value_": lambda L, x, y: x.addcdiv_(y, y * y + 1, value=-0.5),
+    "mul_bool_t_": lambda L, x, y: x.mul_(y > 0),
+    "pow_number_base_via_copy_": lambda L, x, y: x.copy_(L.pow(2.0, y)),
+    "clamp_both_t_": lambda L, x, y: x.clamp_(y - 0.5, y + 0.5),
+    "clip_t_": lambda L, x, y: x.clip_(min=y),
+    "copysign_t_": lambda L, x, y: x.copysign_(-y),
+    "fmod_neg_t_": lambda L, x, y: x.fmod_(-(y * y + 1)),
+    "index_put_two_": lambda L, x, y: x.index_put_((L.tensor([0, 0]), L.tensor([0, -1])), y.sum(), accumulate=True)
+                                      if x.ndim == 2 and x.shape[0] else x.add_(y.sum()),
+    "setitem_list_t": lambda L, x, y: x.__setitem__([0, 0], y.sum()) if x.ndim and x.shape[0] else x.add_(y.sum()),
+    "setitem_step_t": lambda L, x, y: x.__setitem__((Ellipsis, slice(None, None, 2)), y.sum()),
 }
 
 
