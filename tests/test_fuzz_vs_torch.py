@@ -1116,10 +1116,15 @@ INPLACE = {
                                     if x.numel() else x.mul_(1.0),
     "index_put_accumulate_": lambda L, x: x.index_put_((L.tensor([0, 0]),), L.tensor(0.5, dtype=x.dtype), accumulate=True)
                                           if x.ndim and x.shape[0] else x.mul_(1.0),
-    "addmm_": lambda L, x: x.addmm_(x, x, beta=0.5) if x.ndim == 2 and x.shape[0] == x.shape[1] else x.mul_(1.0),
-    "addmv_": lambda L, x: x.addmv_(x.reshape(-1, 1).expand(-1, 2), x.new_ones(2)) if x.ndim == 1 else x.mul_(1.0),
-    "addr_": lambda L, x: x.addr_(x[:, 0], x[0], alpha=0.5) if x.ndim == 2 else x.mul_(1.0),
-    "baddbmm_": lambda L, x: x.baddbmm_(x, x.mT @ x) if x.ndim == 3 else x.mul_(1.0),
+    # (the factors cloned: BLAS reads them while it writes x, in an order of its own; and not
+    # into expanded memory, which PyTorch's small baddbmm_ and addmv_ write position by position:
+    # see README, "Not the same as PyTorch yet")
+    "addmm_": lambda L, x: x.addmm_(x.clone(), x.clone(), beta=0.5) if x.ndim == 2 and x.shape[0] == x.shape[1]
+                           else x.mul_(1.0),
+    "addmv_": lambda L, x: x.addmv_(x.reshape(-1, 1).expand(-1, 2).clone(), x.new_ones(2))
+                           if x.ndim == 1 and 0 not in x.stride() else x.mul_(1.0),
+    "addr_": lambda L, x: x.addr_(x[:, 0].clone(), x[0].clone(), alpha=0.5) if x.ndim == 2 else x.mul_(1.0),
+    "baddbmm_": lambda L, x: x.baddbmm_(x.clone(), x.mT @ x) if x.ndim == 3 and 0 not in x.stride() else x.mul_(1.0),
     "greater_": lambda L, x: x.greater_(0.1),
     "less_equal_": lambda L, x: x.less_equal_(0.3),
     "not_equal_": lambda L, x: x.not_equal_(x.round()),
@@ -1203,10 +1208,12 @@ INPLACE_BINARY = {
     "fmin_via_copy_": lambda L, x, y: x.copy_(L.fmin(x, y)),
     # more two-input in-place methods (sources cloned)
     "maximum_via_copy_": lambda L, x, y: x.copy_(L.maximum(x, y)),
-    "addmm_t_": lambda L, x, y: x.addmm_(x.reshape(-1, 1)[:x.shape[0]], y.reshape(1, -1)[:, :x.shape[1]], alpha=2)
+    "addmm_t_": lambda L, x, y: x.addmm_(x.reshape(-1, 1)[:x.shape[0]].clone(), y.reshape(1, -1)[:, :x.shape[1]].clone(),
+                                         alpha=2)
                                 if x.ndim == 2 and y.numel() >= x.shape[1] else x.add_(y.sum()),
-    "baddbmm_t_": lambda L, x, y: x.baddbmm_(x, y.reshape(1, 1, 1).expand(x.shape[0], x.shape[2], x.shape[2]).clone())
-                                  if x.ndim == 3 and y.numel() == 1 else x.add_(y.sum()),
+    "baddbmm_t_": lambda L, x, y: x.baddbmm_(x.clone(), y.reshape(1, 1, 1).expand(x.shape[0], x.shape[2], x.shape[2])
+                                             .clone()) if x.ndim == 3 and y.numel() == 1 and 0 not in x.stride()
+                                  else x.add_(y.sum()),
     "index_reduce_": lambda L, x, y: x.index_reduce_(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]).clone(), "amin")
                                      if x.ndim else x.add_(y.sum()),
     "scatter_reduce_sum_": lambda L, x, y: x.scatter_reduce_(-1, _zero_index(L, x), _first(y, x).clone(), "sum"),
