@@ -15,6 +15,10 @@ addcmul/addcdiv, overlapping unfold windows, var_mean/std_mean, quantile, msort,
 cov, renorm, sum_to_size, unique, histc, scatter_reduce, products and structure (kron, tensordot,
 inner, vdot, meshgrid, block_diag, as_strided and as_strided_scatter), normalization (layer/rms/
 group/batch/instance norm), embedding, glu, normalize, cosine similarity, pairwise distance, linear,
+padding modes, pooling in one and two dims with their options, convolutions (2-d, transposed),
+fold/unfold, attention, embedding bags, torch.special's other names, linalg basics (inv, det,
+pinv, eigvalsh, cond, solve_triangular), einsum in the tutorials' forms, index_reduce, the
+aliases (arcsin, multiply, greater, ...) and the functional forms with their dims and flags,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
