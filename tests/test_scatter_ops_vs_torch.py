@@ -366,3 +366,19 @@ def test_scatter_with_reduce_records_edges_to_inputs_requiring_grad(torch, scatt
             node = scatter(L, x, s).grad_fn
         seen.append((node.name(), [(None if n is None else type(n).__name__, i) for n, i in node.next_functions]))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "int8", "uint8", "bool", "float16", "float32"])
+@pytest.mark.parametrize("alpha", [0.5, 1.5, -0.5, -1.7, 300.5, -1, True, 1e39])
+def test_index_add_alpha_as_the_kernel_holds_it(torch, dtype, alpha):
+    """index_add's alpha becomes the dtype's number first: integers cut 1.5 to 1 and 0.5 to 0,
+    and a number the dtype cannot hold is refused (found by the random-program test:
+    x.index_add(0, i, s, alpha=0.5) of an int32 x)."""
+    seen = []
+    for L in (minigrad, torch):
+        x, source = L.tensor([1, 0, 1]).to(getattr(L, dtype)), L.tensor([1, 1]).to(getattr(L, dtype))
+        try:
+            seen.append(x.index_add(0, L.tensor([0, 0]), source, alpha=alpha).tolist())
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]
