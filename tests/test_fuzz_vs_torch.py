@@ -1048,7 +1048,8 @@ BINARY = {
     "det_small": lambda L, x, y: L.linalg.det(x[..., :2, :2]) * y.sum() if x.ndim >= 2 and x.shape[-2] >= 2 else x * y,
     "solve_triangular": lambda L, x, y: L.linalg.solve_triangular((x @ x.mT).tril() + L.eye(x.shape[-2], dtype=x.dtype) * 3,
                                                                   y.reshape(-1, 1)[:x.shape[-2]], upper=False)
-                                        if x.ndim == 2 and y.numel() >= x.shape[-2] and x.dtype == y.dtype else x * y,
+                                        if x.ndim == 2 and y.numel() >= x.shape[-2] and x.dtype == y.dtype
+                                        and x.is_floating_point() else x * y,    # (integers: see README)
 }
 
 INPLACE = {
