@@ -315,3 +315,20 @@ def test_embedding_bag_range_errors_as_torch(threads):
     """Found by the random-program test: a bad index in the second of two bags, with 2 threads."""
     torch = import_torch()
     assert bag_range_errors(minigrad, threads) == bag_range_errors(torch, threads)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "uint8", "float16"])
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_table_dtypes_as_torch(dtype, mode):
+    """A table of integers or bools is refused, after the indices' dtype (found by the
+    random-program test: mean of a bool table let numpy's casting error out)."""
+    torch = import_torch()
+
+    def run(L):
+        try:
+            out = L.nn.functional.embedding_bag(L.tensor([[1, 0], [1, 1]]), L.ones(2, 3, dtype=getattr(L, dtype)),
+                                                mode=mode)
+        except RuntimeError as error:
+            return str(error)
+        return out.tolist(), str(out.dtype)
+    assert run(minigrad) == run(torch)

@@ -155,6 +155,12 @@ def _check_values(indices, offsets, weight, padding_idx):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{indices.dtype.tensor_type_name} instead (while checking "
                            "arguments for embedding_bag)")
+    if not weight.dtype.is_floating_point:
+        # (PyTorch names a bool tensor's type in its older spelling here)
+        shown = "CPUBoolType" if weight.dtype is _dtype.bool_ else f"torch.{weight.dtype.tensor_type_name}"
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+                           f"Half, BFloat16, Float, Double; but got {shown} instead (while checking arguments "
+                           "for embedding_bag)")
     count = weight.shape[0]
     if padding_idx is None:
         padding_idx = -1
