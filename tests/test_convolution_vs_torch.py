@@ -342,7 +342,36 @@ ERRORS = {
     "fold_list_input": lambda L: F(L).fold([1.], (2, 2), 2),
     "fold_long": lambda L: F(L).fold(L.ones(1, 4, 4, dtype=L.long), (3, 3), 2),
     "pad_circular_wraps_twice": lambda L: F(L).pad(L.randn(2, 3, 4), (5, 1), mode="circular"),
+    # (found by the random-program test: the sizes are checked before the dtype, in PyTorch's order)
+    "fold_long_block_count": lambda L: F(L).fold(L.ones(1, 2, 3, dtype=L.long), (2, 4), (1, 2)),
+    "fold_long_1d_input": lambda L: F(L).fold(L.ones(3, dtype=L.long), (1, 4), (1, 2)),
+    "fold_stride_zero": lambda L: F(L).fold(L.ones(1, 2, 3), (1, 4), (1, 2), stride=0),
+    "fold_kernel_zero_and_stride_zero": lambda L: F(L).fold(L.ones(1, 2, 3), (1, 4), (0, 2), stride=0),
+    "fold_stride_zero_and_dilation_zero": lambda L: F(L).fold(L.ones(1, 2, 3), (1, 4), (1, 2), 0, 0, 0),
+    "fold_negative_padding": lambda L: F(L).fold(L.ones(1, 2, 3), (1, 4), (1, 2), padding=-1),
+    "fold_negative_block_counts": lambda L: F(L).fold(L.ones(1, 2, 10), (-2, -4), (1, 2)),
+    "unfold_long_too_large": lambda L: F(L).unfold(L.ones(1, 1, 2, 3, dtype=L.long), (3, 2)),
+    "unfold_long_2d_input": lambda L: F(L).unfold(L.ones(2, 3, dtype=L.long), (1, 2)),
+    "unfold_0d_input": lambda L: F(L).unfold(L.ones(()), 2),
+    "unfold_1d_input": lambda L: F(L).unfold(L.ones(3), 2),
+    "unfold_5d_input": lambda L: F(L).unfold(L.ones(1, 1, 1, 2, 3), 1),
+    "unfold_no_channels": lambda L: F(L).unfold(L.ones(1, 0, 2, 3), (1, 2)),
+    "unfold_unbatched_empty": lambda L: F(L).unfold(L.ones(0, 2, 3), 1),
+    "unfold_kernel_zero": lambda L: F(L).unfold(L.ones(1, 1, 2, 3), (0, 2)),
+    "unfold_dilation_zero_and_stride_zero": lambda L: F(L).unfold(L.ones(1, 1, 2, 3), 1, 0, 0, 0),
+    "unfold_negative_padding": lambda L: F(L).unfold(L.ones(1, 1, 2, 3), (1, 2), padding=-1),
 }
+
+
+def test_fold_and_unfold_of_bools_as_torch():
+    """PyTorch's im2col and col2im have a kernel for bool (overlapping trues stay true)."""
+    torch = import_torch()
+
+    def run(L):
+        bits = L.tensor(np.array([[[True, False, True], [False, False, True]]]))
+        return (F(L).fold(bits, (1, 4), (1, 2)).tolist(), F(L).unfold(bits, (1, 2), padding=1).tolist(),
+                str(F(L).fold(bits, (1, 4), (1, 2)).dtype))
+    assert run(minigrad) == run(torch)
 
 
 def _sorted_sets(message):

@@ -121,3 +121,31 @@ def test_saved_values_as_torch():
     """The mask's shape each MulBackward0 saved (one number per channel), and the rest."""
     torch = import_torch()
     assert saved_values(minigrad) == saved_values(torch)
+
+
+def feature_dropouts_of_few_dims(L):
+    """Channel dropout of inputs without channels (0-d, 1-d, empty): PyTorch checks the number of
+    dims only where it makes the channel mask, so eval mode, p=0, p=1 and empty inputs pass."""
+    F, seen = L.nn.functional, []
+    for shape in [(3,), (), (0,)]:
+        for training in (False, True):
+            for p in (0.0, 0.5, 1.0):
+                for name in ("feature_alpha_dropout", "dropout2d", "dropout3d"):
+                    x = L.ones(shape, requires_grad=True)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        try:
+                            out = getattr(F, name)(x, p, training=training)
+                        except RuntimeError as error:
+                            seen.append((name, shape, training, p, str(error)))
+                            continue
+                    node = out.grad_fn and type(out.grad_fn).__name__
+                    seen.append((name, shape, training, p, tuple(out.shape), out is x, node,
+                                 out.sum().item() if p != 0.5 else None))
+    return seen
+
+
+def test_feature_dropouts_of_few_dims_as_torch():
+    """Found by the random-program test: F.feature_alpha_dropout(x, training=False) of a vector."""
+    torch = import_torch()
+    assert feature_dropouts_of_few_dims(minigrad) == feature_dropouts_of_few_dims(torch)

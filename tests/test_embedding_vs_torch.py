@@ -290,3 +290,45 @@ def bag_errors(L):
 def test_embedding_bag_errors_as_torch():
     torch = import_torch()
     assert bag_errors(minigrad) == bag_errors(torch)
+
+
+def bag_range_errors(L, threads):
+    """The faster float32 kernel's error for an index out of range, with the bags shared out
+    among 1 or 2 threads (only one share with a bad index: with several, PyTorch's threads race)."""
+    previous = L.get_num_threads()
+    L.set_num_threads(threads)
+    seen = []
+    try:
+        for indices in ([[1, 0], [0, 0]], [[0, 0], [1, 1]], [[0, 0], [0, 0], [1, 0]], [[0], [0], [1]],
+                        [[0, 0, 0], [0, 1, 0]]):
+            try:
+                L.nn.functional.embedding_bag(L.tensor(indices), L.ones(1, 3))
+            except RuntimeError as error:
+                seen.append(str(error))
+    finally:
+        L.set_num_threads(previous)
+    return seen
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_embedding_bag_range_errors_as_torch(threads):
+    """Found by the random-program test: a bad index in the second of two bags, with 2 threads."""
+    torch = import_torch()
+    assert bag_range_errors(minigrad, threads) == bag_range_errors(torch, threads)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "uint8", "float16"])
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_table_dtypes_as_torch(dtype, mode):
+    """A table of integers or bools is refused, after the indices' dtype (found by the
+    random-program test: mean of a bool table let numpy's casting error out)."""
+    torch = import_torch()
+
+    def run(L):
+        try:
+            out = L.nn.functional.embedding_bag(L.tensor([[1, 0], [1, 1]]), L.ones(2, 3, dtype=getattr(L, dtype)),
+                                                mode=mode)
+        except RuntimeError as error:
+            return str(error)
+        return out.tolist(), str(out.dtype)
+    assert run(minigrad) == run(torch)

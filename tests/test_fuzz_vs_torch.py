@@ -15,6 +15,10 @@ addcmul/addcdiv, overlapping unfold windows, var_mean/std_mean, quantile, msort,
 cov, renorm, sum_to_size, unique, histc, scatter_reduce, products and structure (kron, tensordot,
 inner, vdot, meshgrid, block_diag, as_strided and as_strided_scatter), normalization (layer/rms/
 group/batch/instance norm), embedding, glu, normalize, cosine similarity, pairwise distance, linear,
+padding modes, pooling in one and two dims with their options, convolutions (2-d, transposed),
+fold/unfold, attention, embedding bags, torch.special's other names, linalg basics (inv, det,
+pinv, eigvalsh, cond, solve_triangular), einsum in the tutorials' forms, index_reduce, the
+aliases (arcsin, multiply, greater, ...) and the functional forms with their dims and flags,
 views and slices, in-place changes (of leaves, of results, of views; arithmetic, in-place
 methods such as ``exp_`` and ``unsqueeze_``, ``inplace=True`` activations, index assignment),
 ``no_grad`` blocks, ``detach``, ``retain_grad``, ``requires_grad_(True/False)``, tensor hooks
@@ -468,6 +472,249 @@ UNARY = {
                                   else x * 1,
     "channel_shuffle": lambda L, x: L.nn.functional.channel_shuffle(x.reshape(1, 2, -1), 2) if x.numel() % 2 == 0 and x.numel()
                                     else x * 1,
+    # aliases a learner meets in other tutorials, the functional forms of methods, and reductions
+    # with the dims and flags left out above
+    "arcsin": lambda L, x: (x.tanh() * 0.9).arcsin(),
+    "arctan": lambda L, x: L.arctan(x),
+    "arctanh": lambda L, x: (x.tanh() * 0.9).arctanh(),
+    "arccosh": lambda L, x: L.arccosh(x * x + 1),
+    "fix": lambda L, x: L.fix(x * 2),
+    "remainder_fn": lambda L, x: L.remainder(x, -0.7),
+    "conj_physical": lambda L, x: L.conj_physical(x),
+    "F_tanh": lambda L, x: L.nn.functional.tanh(x),
+    "F_sigmoid": lambda L, x: L.nn.functional.sigmoid(x),
+    "F_elu_alpha": lambda L, x: L.nn.functional.elu(x, alpha=0.5),
+    "F_gelu_none": lambda L, x: L.nn.functional.gelu(x, approximate="none"),
+    "F_leaky_relu_default": lambda L, x: L.nn.functional.leaky_relu(x),
+    "F_normalize_p1": lambda L, x: L.nn.functional.normalize(x, p=1.0, dim=0) if x.ndim else x * 1,
+    "torch_clamp_fn": lambda L, x: L.clamp(x, min=-0.4),
+    "torch_clip_fn": lambda L, x: L.clip(x, max=0.4),
+    "torch_exp_fn": lambda L, x: L.exp(x),
+    "torch_sum_dim": lambda L, x: L.sum(x, dim=-1, keepdim=True),
+    "torch_mean_dims": lambda L, x: L.mean(x, (0,)) if x.ndim else L.mean(x),
+    "torch_max_dim": lambda L, x: L.max(x, 0).values if x.ndim else L.max(x),
+    "torch_amax_dim": lambda L, x: L.amax(x, dim=0, keepdim=True),
+    "torch_amin_dims": lambda L, x: L.amin(x, (-1, 0)),
+    "min_indices": lambda L, x: x.min(0)[1] if x.ndim else x.argmin(),
+    "argmax_keepdim": lambda L, x: x.argmax(-1, keepdim=True) if x.ndim else x.argmax(),
+    "logsumexp_dims": lambda L, x: L.logsumexp(x, (0, -1)),
+    "std_unbiased_false": lambda L, x: x.std(unbiased=False),
+    "std_mean_correction0": lambda L, x: L.std_mean(x, 0, correction=0)[0] if x.ndim else L.std_mean(x)[0],
+    "var_mean_keepdim": lambda L, x: L.var_mean(x, -1, keepdim=True)[0] if x.ndim else L.var_mean(x)[0],
+    "median_keepdim0": lambda L, x: x.contiguous().median(0, keepdim=True).values if x.ndim else x.median(),
+    "median_indices": lambda L, x: x.contiguous().median(-1)[1] if x.ndim else x.median(0)[1],
+    "nanmedian": lambda L, x: x.log().nanmedian(),
+    "kthvalue_dim0_keepdim": lambda L, x: x.kthvalue(1, 0, keepdim=True)[0] if x.ndim and x.shape[0] else x * 1,
+    "kthvalue_indices": lambda L, x: x.kthvalue(1, -1)[1] if x.ndim and x.shape[-1] else x * 1,
+    "mode_dim0": lambda L, x: x.round().mode(0)[0] if x.ndim else x.round().mode()[0],
+    "mode_indices": lambda L, x: x.round().mode(-1, keepdim=True)[1],
+    "cummax_indices": lambda L, x: x.cummax(-1)[1] if x.ndim else x.cummax(0)[1],
+    "cummin0": lambda L, x: L.cummin(x, 0).values,
+    "nanmean_dims": lambda L, x: L.nanmean(x.log(), (0,), keepdim=True) if x.ndim else x.log().nanmean(),
+    "aminmax_min_dim0": lambda L, x: L.aminmax(x, dim=0).min if x.ndim else L.aminmax(x).min,
+    "nansum_keepdim": lambda L, x: x.log().nansum(0, keepdim=True) if x.ndim else x.log().nansum(),
+    "cumsum_fn": lambda L, x: L.cumsum(x, dim=-1),
+    "cumprod_fn": lambda L, x: L.cumprod(x, 0),
+    "prod_dim_double": lambda L, x: L.prod(x, -1, dtype=L.float64) if x.ndim else x.prod(),
+    "norm_p_dims": lambda L, x: x.norm(2, dim=(0, -1)) if x.ndim else x.norm(),
+    "norm_fro_dim": lambda L, x: x.norm("fro", dim=-1) if x.ndim else x.norm(),
+    "vector_norm_dims": lambda L, x: L.linalg.vector_norm(x, 3, dim=(0, -1), keepdim=True),
+    "vector_norm_inf": lambda L, x: L.linalg.vector_norm(x, float("inf")) if x.numel() else x.sum(),
+    "vector_norm_double": lambda L, x: L.linalg.vector_norm(x, dtype=L.float64),
+    "linalg_norm_ord1": lambda L, x: L.linalg.norm(x, 1) if x.ndim <= 2 and x.numel() else x.sum(),
+    "linalg_norm_inf_vec": lambda L, x: L.linalg.norm(x.reshape(-1), float("inf")) if x.numel() else x.sum(),
+    "matrix_norm_inf": lambda L, x: L.linalg.matrix_norm(x, float("inf")) if x.ndim >= 2 and x.numel() else x.sum(),
+    "count_nonzero_dim": lambda L, x: x.round().count_nonzero(-1) if x.ndim else x.round().count_nonzero(),
+    "any_all_keepdim": lambda L, x: (x > 0).any(0, keepdim=True) if x.ndim else (x > 0).all(),
+    "all_dim": lambda L, x: (x > -1).all(-1) if x.ndim else (x > -1).all(),
+    "unique_inverse": lambda L, x: x.round().unique(return_inverse=True)[1],
+    "unique_counts_sorted": lambda L, x: L.unique(x.round(), sorted=True, return_counts=True)[1],
+    "unique_dim0": lambda L, x: x.round().unique(dim=0) if x.ndim else x.round().unique(),
+    "where_cond_only": lambda L, x: L.where(x > 0)[0],
+    "isin": lambda L, x: L.isin(x.round(), L.tensor([0.0, 1.0], dtype=x.dtype)),
+    "atleast_1d": lambda L, x: L.atleast_1d(x),
+    "zeros_like": lambda L, x: L.zeros_like(x) + x,
+    "empty_like_filled": lambda L, x: L.empty_like(x).fill_(0.5) * x,
+    "logspace_scaled": lambda L, x: L.logspace(0, 1, 3, dtype=x.dtype) * x.sum(),
+    "gradient": lambda L, x: L.gradient(x)[0] if x.ndim and min(x.shape) >= 2 else x * 1,
+    "gradient_spacing": lambda L, x: L.gradient(x, spacing=0.5, dim=-1)[0] if x.ndim and x.shape[-1] >= 2 else x * 1,
+    "clamp_min_tensor_method": lambda L, x: x.clamp_min(x.detach().mean()),
+    "round_decimals": lambda L, x: x.round(decimals=1),
+    "div_floor_fn": lambda L, x: L.floor_divide(x, -0.3),
+    "logical_not": lambda L, x: x * L.logical_not(x > 0),
+    "logical_and_or": lambda L, x: L.logical_and(x > 0, x < 1) | L.logical_or(x < -1, x > 1.5),
+    "comparison_aliases": lambda L, x: x.greater(0.1) & x.less_equal(1.0) | x.less(-1.0) ^ x.greater_equal(1.5),
+    "not_equal": lambda L, x: x * x.not_equal(x.round()),
+    "bitwise_xor": lambda L, x: (x > 0).bitwise_xor(x < 1),
+    # more of torch.nn.functional: padding modes, pooling with its options and in two dims,
+    # convolutions of an image and transposed, patches, channel dropout in eval mode, one-hot
+    # labels and the losses not used above (x seen as one image or one row, as above)
+    "pad_replicate": lambda L, x: L.nn.functional.pad(x.reshape(1, -1), (2, 1), mode="replicate") if x.numel() else x * 1,
+    "pad_circular": lambda L, x: L.nn.functional.pad(x.reshape(1, 1, -1), (1, 1), mode="circular")
+                                 if x.numel() else x * 1,
+    "pad_negative": lambda L, x: L.nn.functional.pad(x, (-1, 1)) if x.ndim and x.shape[-1] else x * 1,
+    "pad_2d_reflect": lambda L, x: L.nn.functional.pad(x, (1, 1, 0, 0), mode="reflect")
+                                   if x.ndim == 3 and x.shape[-1] >= 2 else x * 1,
+    "max_pool1d_ceil": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, 2, ceil_mode=True)
+                                    if x.numel() >= 2 else x * 1,
+    "max_pool1d_indices": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, return_indices=True)[1]
+                                       if x.numel() >= 2 else x * 1,
+    "max_pool1d_dilation": lambda L, x: L.nn.functional.max_pool1d(x.reshape(1, -1), 2, 1, 1, dilation=2)
+                                        if x.numel() >= 3 else x * 1,
+    "avg_pool1d_no_pad_count": lambda L, x: L.nn.functional.avg_pool1d(x.reshape(1, -1), 2, 1, 1,
+                                                                       count_include_pad=False) if x.numel() else x * 1,
+    "avg_pool1d_ceil": lambda L, x: L.nn.functional.avg_pool1d(x.reshape(1, -1), 2, 2, ceil_mode=True)
+                                    if x.numel() >= 2 else x * 1,
+    "max_pool2d_stride_pad": lambda L, x: L.nn.functional.max_pool2d(x.reshape(1, 1, -1, 3), 2, 1, 1)
+                                          if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "avg_pool2d_divisor": lambda L, x: L.nn.functional.avg_pool2d(x.reshape(1, 1, -1, 3), (1, 2), divisor_override=3)
+                                       if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "adaptive_avg_pool2d": lambda L, x: L.nn.functional.adaptive_avg_pool2d(x, (1, 2)) if x.ndim == 3 else x * 1,
+    "adaptive_max_pool2d": lambda L, x: L.nn.functional.adaptive_max_pool2d(x, 1) if x.ndim == 3 else x * 1,
+    "lp_pool2d": lambda L, x: L.nn.functional.lp_pool2d(x.abs() + 0.1, 2, (1, 2)) if x.ndim == 3 else x * 1,
+    "conv2d": lambda L, x: L.nn.functional.conv2d(x.reshape(1, 1, -1, 3), x.reshape(1, 1, -1, 3)[:, :, :1, :2], padding=1)
+                           if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "conv2d_stride_same": lambda L, x: L.nn.functional.conv2d(x.reshape(1, 1, -1, 3), x.reshape(1, 1, -1, 3)[:, :, :1, :2],
+                                                              padding="same") if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "conv1d_stride_dilation": lambda L, x: L.nn.functional.conv1d(x.reshape(1, 1, -1), x.reshape(1, 1, -1)[:, :, :2],
+                                                                  stride=2, dilation=2, padding=2) if x.numel() >= 2 else x * 1,
+    "conv_transpose1d": lambda L, x: L.nn.functional.conv_transpose1d(x.reshape(1, 1, -1), x.reshape(1, 1, -1)[:, :, :2],
+                                                                      stride=2) if x.numel() >= 2 else x * 1,
+    "conv_transpose2d": lambda L, x: L.nn.functional.conv_transpose2d(x.reshape(1, 1, -1, 3), x.reshape(1, 1, -1, 3)[:, :, :1, :2])
+                                     if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "F_unfold": lambda L, x: L.nn.functional.unfold(x.reshape(1, 1, -1, 3), (1, 2)) if x.numel() and x.numel() % 3 == 0
+                             else x * 1,
+    "F_fold": lambda L, x: L.nn.functional.fold(x.reshape(1, 2, -1), (1, x.numel() // 2 + 1), (1, 2))
+                           if x.numel() and x.numel() % 2 == 0 else x * 1,
+    "pixel_unshuffle": lambda L, x: L.nn.functional.pixel_unshuffle(x.reshape(1, 1, 2, -1), 1) if x.numel() % 2 == 0
+                                    and x.numel() else x * 1,
+    "dropout2d_eval": lambda L, x: L.nn.functional.dropout2d(x, 0.5, training=False) if x.ndim == 3 else x * 1,
+    "feature_alpha_dropout_eval": lambda L, x: L.nn.functional.feature_alpha_dropout(x, 0.5, training=False),
+    "one_hot_scaled": lambda L, x: L.nn.functional.one_hot((x > 0).long(), 3) * x.unsqueeze(-1),
+    "F_softmax_dim1": lambda L, x: L.nn.functional.softmax(x, 1) if x.ndim >= 2 else x.softmax(0),
+    "F_log_softmax_double": lambda L, x: L.nn.functional.log_softmax(x, -1, dtype=L.float64),
+    "cross_entropy_sum": lambda L, x: L.nn.functional.cross_entropy(x, _labels(L, x), reduction="sum"),
+    "nll_loss_mean": lambda L, x: L.nn.functional.nll_loss(x.log_softmax(-1 if x.ndim < 2 else 1), _labels(L, x)),
+    "bce_weight": lambda L, x: L.nn.functional.binary_cross_entropy(x.sigmoid(), (x.detach() > 0).to(x.dtype),
+                                                                    weight=x.detach().abs()),
+    "bce_logits_pos_weight": lambda L, x: L.nn.functional.binary_cross_entropy_with_logits(
+                                              x, (x.detach() > 0).to(x.dtype), pos_weight=L.tensor(2.0, dtype=x.dtype)),
+    "multilabel_margin": lambda L, x: L.nn.functional.multilabel_margin_loss(x, L.zeros(x.shape, dtype=L.long))
+                                      if x.ndim in (1, 2) else x * 1,
+    "kl_div_log_target": lambda L, x: L.nn.functional.kl_div(x.log_softmax(-1), x.detach().log_softmax(-1),
+                                                             reduction="sum", log_target=True) if x.ndim else x * 1,
+    "huber_self_mean": lambda L, x: L.nn.functional.huber_loss(x, x.detach().round()),
+    "scaled_dot_product_attention": lambda L, x: L.nn.functional.scaled_dot_product_attention(x, x, x)
+                                                 if x.ndim >= 2 else x * 1,
+    "sdpa_causal": lambda L, x: L.nn.functional.scaled_dot_product_attention(x, x * 0.5, x, is_causal=True)
+                                if x.ndim >= 2 else x * 1,
+    # (a table of 2 rows at least: with bad indices in both bags, PyTorch's 2 threads race to report)
+    "embedding_bag": lambda L, x: L.nn.functional.embedding_bag(L.tensor([[1, 0], [1, 1]]), x)
+                                  if x.ndim == 2 and x.shape[0] >= 2 else x * 1,
+    "embedding_max_norm": lambda L, x: L.nn.functional.embedding(L.tensor([1, 0]), x.detach().clone(), max_norm=1.0) * x.sum()
+                                       if x.ndim == 2 else x * 1,
+    "F_max_unpool1d": lambda L, x: L.nn.functional.max_unpool1d(*L.nn.functional.max_pool1d(
+                                       x.reshape(1, -1), 2, return_indices=True), 2) if x.numel() >= 2 else x * 1,
+    "affine_grid_sample": lambda L, x: L.nn.functional.grid_sample(x.reshape(1, 1, -1, 3), L.nn.functional.affine_grid(
+                                           L.tensor([[[0.9, 0.1, 0.0], [0.0, 1.1, 0.1]]], dtype=x.dtype), [1, 1, 2, 2],
+                                           align_corners=False), align_corners=False)
+                                       if x.numel() and x.numel() % 3 == 0 else x * 1,
+    "F_layer_norm_2d": lambda L, x: L.nn.functional.layer_norm(x, x.shape[-2:]) if x.ndim >= 2 else x * 1,
+    "F_batch_norm_eval": lambda L, x: L.nn.functional.batch_norm(x, L.zeros(x.shape[1], dtype=x.dtype),
+                                                                 L.ones(x.shape[1], dtype=x.dtype))
+                                      if x.ndim >= 2 else x * 1,
+    "F_group_norm_groups": lambda L, x: L.nn.functional.group_norm(x.reshape(1, 2, -1), 2)
+                                        if x.numel() % 2 == 0 and x.numel() else x * 1,
+    "F_hardtanh_default": lambda L, x: L.nn.functional.hardtanh(x),
+    "F_softplus_threshold": lambda L, x: L.nn.functional.softplus(x * 10, threshold=5),
+    "F_prelu_default": lambda L, x: L.nn.functional.prelu(x, L.tensor([0.25], dtype=x.dtype)),
+    # torch.special's other names, and torch.linalg's basics on small square matrices (x @ x.mT
+    # plus the identity: well conditioned)
+    "special_expit": lambda L, x: L.special.expit(x),
+    "special_i0e": lambda L, x: L.special.i0e(x),
+    "special_i1": lambda L, x: L.special.i1(x),
+    "special_i1e": lambda L, x: L.special.i1e(x),
+    "special_ndtri": lambda L, x: L.special.ndtri(x.sigmoid() * 0.9 + 0.05),
+    "special_erfcx": lambda L, x: L.special.erfcx(x),
+    "special_gammaln": lambda L, x: L.special.gammaln(x * x + 0.5),
+    "special_psi": lambda L, x: L.special.psi(x * x + 0.5),
+    "special_multigammaln": lambda L, x: L.special.multigammaln(x * x + 1, 2),
+    "special_zeta": lambda L, x: L.special.zeta(x * x + 1.5, 2.0),
+    "special_logit_eps": lambda L, x: L.special.logit(x.sigmoid(), eps=0.1),
+    "special_logsumexp": lambda L, x: L.special.logsumexp(x, -1) if x.ndim else x.exp(),
+    "special_softmax": lambda L, x: L.special.softmax(x, 0),
+    "special_log_softmax": lambda L, x: L.special.log_softmax(x, 0),
+    "special_round": lambda L, x: L.special.round(x),
+    "special_exp2_expm1": lambda L, x: L.special.exp2(x) + L.special.expm1(x),
+    "special_sinc": lambda L, x: L.special.sinc(x),
+    "special_xlogy": lambda L, x: L.special.xlogy(x, x * x + 1),
+    "special_bessel_j0": lambda L, x: L.special.bessel_j0(x),
+    "special_polygamma": lambda L, x: L.special.polygamma(2, x * x + 0.5),
+    "special_erfinv": lambda L, x: L.special.erfinv(x.tanh() * 0.9),
+    "special_log1p": lambda L, x: L.special.log1p(x * x),
+    "linalg_inv_small": lambda L, x: L.linalg.inv(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype)) if x.ndim >= 2 else x * 1,
+    "linalg_det_small": lambda L, x: L.linalg.det(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype)) if x.ndim >= 2
+                                     else x.sum(),
+    "linalg_pinv": lambda L, x: L.linalg.pinv(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype), hermitian=True)
+                                if x.ndim >= 2 else x * 1,
+    # (of floats only: for integers PyTorch's messages come from deeper inside, see README)
+    "linalg_eigvalsh": lambda L, x: L.linalg.eigvalsh(x @ x.mT) if x.ndim >= 2 and x.is_floating_point() else x * 1,
+    "linalg_matrix_rank": lambda L, x: L.linalg.matrix_rank(x.detach()) * x.sum()
+                                       if x.ndim >= 2 and x.is_floating_point() else x * 1,
+    "linalg_cond": lambda L, x: L.linalg.cond(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype)) if x.ndim >= 2 else x * 1,
+    "linalg_vector_norm_ord1": lambda L, x: L.linalg.vector_norm(x, 1, dim=-1) if x.ndim else x.abs(),
+    "linalg_matrix_norm_nuc": lambda L, x: L.linalg.matrix_norm(x, "nuc") if x.ndim >= 2 and x.numel() else x.sum(),
+    "linalg_norm_fro_2d": lambda L, x: L.linalg.norm(x, "fro", dim=(-2, -1)) if x.ndim >= 2 else x.norm(),
+    "linalg_diagonal": lambda L, x: L.linalg.diagonal(x) if x.ndim >= 2 else x * 1,
+    "linalg_matrix_power_neg": lambda L, x: L.linalg.matrix_power(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype), -1)
+                                            if x.ndim >= 2 else x * 1,
+    "linalg_solve_ex": lambda L, x: L.linalg.solve_ex(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype), x)[0]
+                                    if x.ndim >= 2 else x * 1,
+    "linalg_cholesky_ex": lambda L, x: L.linalg.cholesky_ex(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype))[0]
+                                       if x.ndim >= 2 else x * 1,
+    "linalg_lu_factor": lambda L, x: L.linalg.lu_factor(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype) * 2)[0]
+                                     if x.ndim >= 2 else x * 1,
+    "linalg_qr_r": lambda L, x: L.linalg.qr(x @ x.mT + L.eye(x.shape[-2], dtype=x.dtype) * 2)[1].abs()
+                                if x.ndim >= 2 else x * 1,
+    # rearranging with the dims and sizes left out above
+    "tril_neg": lambda L, x: x.tril(-1),
+    "triu_fn": lambda L, x: L.triu(x, -1),
+    "diagonal_dims": lambda L, x: x.diagonal(0, 0, -1) if x.ndim >= 2 else x * 1,
+    "diag_offset": lambda L, x: L.diag(x, 1) if x.ndim in (1, 2) else x.diagonal(),
+    "diag_embed_offset": lambda L, x: L.diag_embed(x, -1) if x.ndim else x * 1,
+    "trace_fn": lambda L, x: L.trace(x) if x.ndim == 2 else x.sum(),
+    "flip_dims": lambda L, x: L.flip(x, (0, -1)) if x.ndim else x * 1,
+    "roll_dims": lambda L, x: x.roll((1, -1), (0, -1)) if x.ndim else x * 1,
+    "roll_flat": lambda L, x: L.roll(x, 2),
+    "rot90_k": lambda L, x: x.rot90(-1, (0, -1)) if x.ndim >= 2 else x * 1,
+    "repeat_interleave_dim": lambda L, x: x.repeat_interleave(2, dim=-1) if x.ndim else x * 1,
+    "repeat_interleave_t": lambda L, x: x.repeat_interleave(L.tensor([1, 2]), dim=0) if x.ndim and x.shape[0] == 2
+                                       else x * 1,
+    "tile_dims": lambda L, x: L.tile(x, (2, 1)),
+    "cat_fn_dim_last": lambda L, x: L.cat((x, x * 2), dim=-1) if x.ndim else L.stack([x, x]),
+    "stack_neg_dim": lambda L, x: L.stack((x, x), -1),
+    "split_fn": lambda L, x: L.split(x, 1)[-1] if x.ndim else x * 1,
+    "chunk_fn": lambda L, x: L.chunk(x, 2, -1)[0] if x.ndim else x * 1,
+    "unbind_last": lambda L, x: x.unbind(-1)[0] if x.ndim and x.shape[-1] else x * 1,
+    "tensor_split_indices": lambda L, x: x.tensor_split([1, 2], -1)[1] if x.ndim else x * 1,
+    "flatten_dims": lambda L, x: x.flatten(1) if x.ndim >= 2 else x.flatten(),
+    "cummax_dim_last_values": lambda L, x: L.cummax(x, -1).values if x.ndim else x * 1,
+    "sort_descending_stable": lambda L, x: L.sort(x, descending=True, stable=True).values,
+    "argsort_stable": lambda L, x: L.argsort(x, 0, stable=True) if x.ndim else x.argsort(),
+    "topk_sorted_false": lambda L, x: x.topk(min(2, x.shape[-1]) if x.ndim else 1, sorted=True)[0],
+    "msort_fn": lambda L, x: L.msort(x),
+    "diff_n2_dim0": lambda L, x: L.diff(x, 2, 0) if x.ndim else x * 1,
+    "trapz_dx": lambda L, x: L.trapz(x, dx=0.5) if x.ndim else x * 1,
+    "trapezoid_dim0": lambda L, x: L.trapezoid(x, dim=0) if x.ndim else x * 1,
+    "cumulative_trapezoid_x": lambda L, x: L.cumulative_trapezoid(x, x.detach().cumsum(-1)) if x.ndim else x * 1,
+    "outer_fn_self": lambda L, x: L.outer(x.reshape(-1), x.reshape(-1)[:2]),
+    "kron_matrix": lambda L, x: L.kron(x.reshape(-1, 1), L.eye(2, dtype=x.dtype)),
+    "cross_self": lambda L, x: L.linalg.cross(x, x.roll(1, -1)) if x.ndim and x.shape[-1] == 3 else x * 1,
+    "einsum_trace": lambda L, x: L.einsum("ii", x @ x.mT) if x.ndim == 2 else x.sum(),
+    "einsum_transpose": lambda L, x: L.einsum("ij->ji", x) if x.ndim == 2 else x * 1,
+    "einsum_sum_dims": lambda L, x: L.einsum("...j->...", x) if x.ndim else x * 1,
+    "einsum_diag": lambda L, x: L.einsum("ii->i", x @ x.mT) if x.ndim == 2 else x * 1,
+    "einsum_bilinear": lambda L, x: L.einsum("i,ij,j->", x[0], x.mT @ x, x[0]) if x.ndim == 2 else x.sum(),
 }
 
 VIEWS = {
@@ -540,6 +787,35 @@ VIEWS = {
     "conj": lambda L, x: x.conj(),
     "resolve_conj_neg": lambda L, x: x.resolve_conj().resolve_neg(),
     "reshape_as_view": lambda L, x: x.reshape_as(x.reshape(-1)),
+    # the functional forms of views, and indexing with None, negative steps of dims and two keys
+    "torch_split": lambda L, x: L.split(x, [1, x.shape[0] - 1])[0] if x.ndim and x.shape[0] else x.view(-1),
+    "torch_chunk_last": lambda L, x: L.chunk(x, 2, -1)[-1] if x.ndim else x.view(-1),
+    "torch_unbind_last": lambda L, x: L.unbind(x, -1)[0] if x.ndim and x.shape[-1] else x.view(-1),
+    "torch_narrow_negative": lambda L, x: L.narrow(x, -1, -1, 1) if x.ndim and x.shape[-1] else x.view(-1),
+    "torch_select": lambda L, x: L.select(x, -1, -1) if x.ndim and x.shape[-1] else x.view(-1),
+    "torch_transpose": lambda L, x: L.transpose(x, -1, 0) if x.ndim else x.view(-1),
+    "torch_permute": lambda L, x: L.permute(x, tuple(range(x.ndim))[::-1]),
+    "torch_squeeze_dims": lambda L, x: L.squeeze(x, (0, -1)) if x.ndim else L.squeeze(x),
+    "torch_unsqueeze_neg": lambda L, x: L.unsqueeze(x, -1),
+    "torch_diagonal": lambda L, x: L.diagonal(x, -1) if x.ndim >= 2 else x.view(-1),
+    "torch_t": lambda L, x: L.t(x) if x.ndim <= 2 else x.mT,
+    "torch_reshape": lambda L, x: L.reshape(x, (-1, 1)),
+    "torch_flatten_dims": lambda L, x: L.flatten(x, 0, -1),
+    "torch_movedim_lists": lambda L, x: L.movedim(x, (0, -1), (-1, 0)) if x.ndim >= 2 else x.view(-1),
+    "torch_tensor_split_sections": lambda L, x: L.tensor_split(x, 3, -1)[0] if x.ndim else x.view(-1),
+    "torch_hsplit_sections": lambda L, x: L.hsplit(x, 1)[0] if x.ndim else x.view(-1),
+    "torch_unflatten": lambda L, x: L.unflatten(x, -1, (1, -1)) if x.ndim else x.view(-1),
+    "index_none_middle": lambda L, x: x[:, None] if x.ndim else x[None],
+    "index_two_keys": lambda L, x: x[0, :1] if x.ndim >= 2 and x.shape[0] else x[...],
+    "index_ellipsis_none": lambda L, x: x[..., None, :1] if x.ndim else x[..., None],
+    "index_negative_slice": lambda L, x: x[-2:] if x.ndim else x[...],
+    "index_bool_scalar": lambda L, x: x[True],
+    "index_tensor_int": lambda L, x: x[L.tensor(0)] if x.ndim and x.shape[0] else x[...],
+    "index_list_two_dims": lambda L, x: x[[0, 0], [0, -1]] if x.ndim >= 2 and x.shape[0] else x[...],
+    "index_mask_rows": lambda L, x: x[x.sum(-1) > 0] if x.ndim >= 2 else x[...],
+    "view_as_real_shape": lambda L, x: x.view(*x.shape[:-1], -1, 1) if x.ndim else x.view(1),
+    "expand_minus_one": lambda L, x: x.expand(3, *([-1] * x.ndim)),
+    "unfold_size_step": lambda L, x: x.unfold(0, 1, 2) if x.ndim else x.view(-1),
 }
 
 BINARY = {
@@ -703,6 +979,106 @@ BINARY = {
     "bilinear": lambda L, x, y: L.nn.functional.bilinear(x.reshape(1, -1), y.reshape(1, -1),
                                                          x.reshape(1, -1, 1) * y.reshape(1, 1, -1))
                                 if x.dtype == y.dtype else x * 1,
+    # more two-input operations: aliases and functional forms, matrix products by name, einsum
+    # in the forms the tutorials use, joining along other dims, scatters with a reduction,
+    # index_add with alpha, where with a tensor condition of y, losses with weights
+    "mul_fn": lambda L, x, y: L.mul(x, y),
+    "multiply": lambda L, x, y: L.multiply(x, y),
+    "divide_floor": lambda L, x, y: L.divide(x, y * y + 1, rounding_mode="floor"),
+    "remainder_t": lambda L, x, y: L.remainder(x, y * y + 1),
+    "remainder_neg_t": lambda L, x, y: x.remainder(-(y * y + 1)),
+    "fmod_neg_t": lambda L, x, y: x.fmod(-(y * y + 1)),
+    "atan2_method": lambda L, x, y: x.atan2(y * y + 0.1),
+    "hypot_method": lambda L, x, y: x.hypot(y),
+    "copysign_number": lambda L, x, y: x.copysign(-1.0) * y.sum(),
+    "lerp_t_method": lambda L, x, y: x.lerp(y, 0.7),
+    "addcmul_method": lambda L, x, y: x.addcmul(y, y),
+    "addcdiv_value": lambda L, x, y: L.addcdiv(x, x, y * y + 1, value=-2),
+    "maximum_method": lambda L, x, y: x.maximum(y),
+    "minimum_method": lambda L, x, y: x.minimum(y),
+    "clamp_fn_t": lambda L, x, y: L.clamp(x, y - 0.5, y + 0.5),
+    "clip_t": lambda L, x, y: x.clip(max=y),
+    "matmul_fn": lambda L, x, y: L.matmul(x, y.mT if y.ndim >= 2 else y),
+    "mm": lambda L, x, y: L.mm(x.reshape(-1, 1), y.reshape(1, -1)),
+    "mm_method": lambda L, x, y: x.reshape(1, -1).mm(y.reshape(-1, 1)) if x.numel() == y.numel() else x * y,
+    "chain_matmul": lambda L, x, y: L.chain_matmul(x.reshape(-1, 1), y.reshape(1, -1), y.reshape(-1, 1)),
+    "einsum_dot": lambda L, x, y: L.einsum("i,i->", x.reshape(-1), y.reshape(-1)) if x.numel() == y.numel()
+                                  else x * y,
+    "einsum_matmul": lambda L, x, y: L.einsum("ij,jk->ik", x.reshape(-1, 1), y.reshape(1, -1)),
+    "einsum_batched": lambda L, x, y: L.einsum("bij,bkj->bik", x.reshape(1, 1, -1), y.reshape(1, 1, -1))
+                                      if x.numel() == y.numel() else x * y,
+    "einsum_broadcast": lambda L, x, y: L.einsum("...i,i->...", x, y.reshape(-1)[:x.shape[-1]])
+                                        if x.ndim and y.numel() >= x.shape[-1] else x * y,
+    "einsum_hadamard_sum": lambda L, x, y: L.einsum("ij,ij->j", x, y) if x.ndim == 2 and x.shape == y.shape else x * y,
+    "einsum_list_form": lambda L, x, y: L.einsum(x.reshape(-1), [0], y.reshape(-1), [1], [1, 0]),
+    "outer_method": lambda L, x, y: x.reshape(-1).outer(y.reshape(-1)),
+    "cross_dim": lambda L, x, y: L.cross(x.expand(3, *x.shape), y.expand(3, *y.shape), dim=0)
+                                 if x.shape == y.shape else x * y,
+    "kron_vectors": lambda L, x, y: L.kron(x.reshape(-1), y.reshape(-1)),
+    "cat_dim1": lambda L, x, y: L.cat([x, y], 1) if x.ndim >= 2 else L.cat([x, y]),
+    "cat_three": lambda L, x, y: L.cat([x, y, x]),
+    "stack_dim1": lambda L, x, y: L.stack([x, y], 1) if x.ndim else L.stack([x, y]),
+    "dstack_t": lambda L, x, y: L.dstack([x, y]),
+    "scatter_reduce_sum": lambda L, x, y: x.scatter_reduce(0, _zero_index(L, x), _first(y, x), "sum"),
+    "scatter_reduce_amin_noself": lambda L, x, y: x.scatter_reduce(0, _zero_index(L, x), _first(y, x), "amin",
+                                                                   include_self=False),
+    "scatter_reduce_mean_noself": lambda L, x, y: x.scatter_reduce(-1, _zero_index(L, x), _first(y, x), "mean",
+                                                                   include_self=False),
+    "scatter_add_fn": lambda L, x, y: L.scatter_add(x, 0, _zero_index(L, x), _first(y, x)),
+    "scatter_reduce_multiply": lambda L, x, y: x.scatter(0, _zero_index(L, x), _first(y, x), reduce="multiply"),
+    "index_add_alpha": lambda L, x, y: x.index_add(0, L.tensor([0, 0]), _first(y, x).expand(2, *x.shape[1:]), alpha=0.5)
+                                       if x.ndim else x + y.sum(),
+    "index_reduce_prod": lambda L, x, y: x.index_reduce(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]), "prod")
+                                         if x.ndim else x + y.sum(),
+    "index_reduce_amax_noself": lambda L, x, y: x.index_reduce(0, L.tensor([0, 0]), _first(y, x).expand(2, *x.shape[1:]),
+                                                               "amax", include_self=False) if x.ndim else x + y.sum(),
+    "index_reduce_mean": lambda L, x, y: x.index_reduce(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]), "mean")
+                                         if x.ndim else x + y.sum(),
+    "gather_dim_last_t": lambda L, x, y: L.gather(x, -1, (y.detach() > 0).long().reshape(-1)[:1]
+                                                  .reshape((1,) * x.ndim)) if x.ndim and x.shape[-1] >= 2 else x * y,
+    "take_t": lambda L, x, y: L.take(x, (y.detach() > 0).long()) if x.numel() else x * y,
+    "take_along_dim_t": lambda L, x, y: L.take_along_dim(x, y.argsort()) if x.numel() == y.numel() else x * y,
+    "masked_fill_t_value": lambda L, x, y: x.masked_fill(x > 0, y.sum()),
+    "where_both_t": lambda L, x, y: L.where(x > y, x, y),
+    "where_method": lambda L, x, y: x.where(x > 0, y),
+    "nan_to_num_t": lambda L, x, y: L.nan_to_num(x / y.round(), posinf=1e3),
+    "dist_inf": lambda L, x, y: L.dist(x, y, float("inf")),
+    "cdist_p1": lambda L, x, y: L.cdist(x.reshape(-1, 1), y.reshape(-1, 1), p=1),
+    "F_cosine_similarity_dim0": lambda L, x, y: L.nn.functional.cosine_similarity(x, y, dim=0) if x.ndim and y.ndim
+                                                else x * y,
+    "F_pairwise_distance_p1": lambda L, x, y: L.nn.functional.pairwise_distance(x, y, p=1.0, keepdim=True),
+    "F_linear_bias": lambda L, x, y: L.nn.functional.linear(x, y.reshape(1, -1), y.sum().reshape(1)),
+    "F_mse_none": lambda L, x, y: L.nn.functional.mse_loss(x, y.to(x.dtype), reduction="none"),
+    "F_bce_logits_weight": lambda L, x, y: L.nn.functional.binary_cross_entropy_with_logits(x, y.sigmoid(),
+                                                                                           weight=y.detach().abs()),
+    "F_nll_loss_t": lambda L, x, y: L.nn.functional.nll_loss(x.log_softmax(1), (y.detach() > 0).long().reshape(-1)[:x.shape[0]]
+                                                             .reshape(x.shape[:1])) if x.ndim == 2 and y.numel() >= x.shape[0]
+                                    else x * y,
+    "F_cross_entropy_t_labels": lambda L, x, y: L.nn.functional.cross_entropy(x, (y.detach() > 0).long().reshape(-1)
+                                                                              [:x.shape[0]].reshape(x.shape[:1]))
+                                                if x.ndim == 2 and y.numel() >= x.shape[0] else x * y,
+    "F_kl_div_none": lambda L, x, y: L.nn.functional.kl_div(x, y.softmax(-1) if y.ndim else y.sigmoid(), reduction="none"),
+    "F_huber_none": lambda L, x, y: L.nn.functional.huber_loss(x, y.to(x.dtype), reduction="none"),
+    "F_triplet_distance": lambda L, x, y: L.nn.functional.triplet_margin_with_distance_loss(x.reshape(1, -1),
+                                                                                          y.reshape(1, -1),
+                                                                                          (x * 0.5).reshape(1, -1))
+                                          if x.numel() == y.numel() else x * y,
+    "F_multilabel_margin_t": lambda L, x, y: L.nn.functional.multilabel_margin_loss(
+                                                 x, L.where(y.detach() > 0, 0, -1).long().reshape(-1)[:x.shape[-1]]
+                                                 .reshape(x.shape[-1:])) if x.ndim == 1 and y.numel() >= x.shape[0] else x * y,
+    "F_prelu_t": lambda L, x, y: L.nn.functional.prelu(x, y.reshape(-1)[:x.shape[1]]) if x.ndim >= 2
+                                 and y.numel() >= x.shape[1] else x * y,
+    "F_embedding_padding_idx": lambda L, x, y: L.nn.functional.embedding((y.detach() > 0).long(), x, padding_idx=0)
+                                               if x.ndim == 2 and x.shape[0] >= 2 else x * y,
+    "isin_t": lambda L, x, y: x * L.isin(x.round(), y.round()),
+    "inverse": lambda L, x, y: (x @ x.mT + L.eye(x.shape[-1], dtype=x.dtype) * 2).inverse() * y.sum()
+                               if x.ndim >= 2 else x * y,
+    "linalg_inv": lambda L, x, y: L.linalg.inv(x.mT @ x + L.eye(x.shape[-1], dtype=x.dtype)) if x.ndim >= 2 else x * y,
+    "det_small": lambda L, x, y: L.linalg.det(x[..., :2, :2]) * y.sum() if x.ndim >= 2 and x.shape[-2] >= 2 else x * y,
+    "solve_triangular": lambda L, x, y: L.linalg.solve_triangular((x @ x.mT).tril() + L.eye(x.shape[-2], dtype=x.dtype) * 3,
+                                                                  y.reshape(-1, 1)[:x.shape[-2]], upper=False)
+                                        if x.ndim == 2 and y.numel() >= x.shape[-2] and x.dtype == y.dtype
+                                        and x.is_floating_point() else x * y,    # (integers: see README)
 }
 
 INPLACE = {
@@ -839,6 +1215,54 @@ INPLACE = {
     "torch_selu_": lambda L, x: L.selu_(x),
     "torch_dropout_eval_": lambda L, x: L.dropout_(x, 0.5, False),
     "torch_rrelu_eval_": lambda L, x: L.rrelu_(x),
+    # more in-place methods: aliases, the two-input ones with plain numbers, in-place matrix sums
+    "arcsin_": lambda L, x: x.arcsin_(),
+    "arccos_": lambda L, x: x.arccos_(),
+    "arccosh_": lambda L, x: x.arccosh_(),
+    "arctanh_": lambda L, x: x.arctanh_(),
+    "addcmul_number_": lambda L, x: x.addcmul_(x, x, value=-0.5),
+    "lerp_number_": lambda L, x: x.lerp_(x * 0, 0.25),
+    "clamp_max_": lambda L, x: x.clamp_max_(0.2),
+    "hypot_number_": lambda L, x: x.hypot_(x * 0 + 1),
+    "copysign_number_": lambda L, x: x.copysign_(-1.0),
+    "fmod_neg_": lambda L, x: x.fmod_(-0.3),
+    "atan2_number_": lambda L, x: x.atan2_(x * 0 + 0.5),
+    "index_add_alpha_": lambda L, x: x.index_add_(0, L.tensor([0]), x[:1].detach().clone(), alpha=-1.0)
+                                     if x.ndim and x.shape[0] else x.mul_(1.0),
+    "index_copy_self_": lambda L, x: x.index_copy_(0, L.tensor([0]), x[:1].detach().clone())
+                                     if x.ndim and x.shape[0] else x.mul_(1.0),
+    "scatter_reduce_number_": lambda L, x: x.scatter_(0, _zero_index(L, x), 2.0, reduce="multiply"),
+    "masked_scatter_self_": lambda L, x: x.masked_scatter_(x < 0, x.detach().abs().clone()),
+    "put_accumulate_": lambda L, x: x.put_(L.tensor([0, 0]), L.tensor([1.0, 2.0], dtype=x.dtype), accumulate=True)
+                                    if x.numel() else x.mul_(1.0),
+    "index_put_accumulate_": lambda L, x: x.index_put_((L.tensor([0, 0]),), L.tensor(0.5, dtype=x.dtype), accumulate=True)
+                                          if x.ndim and x.shape[0] else x.mul_(1.0),
+    # (the factors cloned: BLAS reads them while it writes x, in an order of its own; and not
+    # into expanded memory, which PyTorch's small baddbmm_ and addmv_ write position by position:
+    # see README, "Not the same as PyTorch yet")
+    "addmm_": lambda L, x: x.addmm_(x.clone(), x.clone(), beta=0.5) if x.ndim == 2 and x.shape[0] == x.shape[1]
+                           else x.mul_(1.0),
+    "addmv_": lambda L, x: x.addmv_(x.reshape(-1, 1).expand(-1, 2).clone(), x.new_ones(2))
+                           if x.ndim == 1 and 0 not in x.stride() else x.mul_(1.0),
+    "addr_": lambda L, x: x.addr_(x[:, 0].clone(), x[0].clone(), alpha=0.5) if x.ndim == 2 else x.mul_(1.0),
+    "baddbmm_": lambda L, x: x.baddbmm_(x.clone(), x.mT @ x) if x.ndim == 3 and 0 not in x.stride() else x.mul_(1.0),
+    "greater_": lambda L, x: x.greater_(0.1),
+    "less_equal_": lambda L, x: x.less_equal_(0.3),
+    "not_equal_": lambda L, x: x.not_equal_(x.round()),
+    "bitwise_not_mask_": lambda L, x: x.mul_((x > 0).bitwise_not_()),
+    "bitwise_and_mask_": lambda L, x: x.mul_((x > 0).bitwise_and_(x < 1)),
+    "clamp_tensor_bounds_": lambda L, x: x.clamp_(x.detach().mean(), x.detach().mean() + 0.5),
+    "F_softplus_via_copy_": lambda L, x: x.copy_(L.nn.functional.softplus(x)),
+    "exponent_number_": lambda L, x: x.pow_(0.5),
+    "div_trunc_": lambda L, x: x.div_(-0.7, rounding_mode="trunc"),
+    "mul_bool_": lambda L, x: x.mul_(True),
+    "add_int_alpha_": lambda L, x: x.add_(2, alpha=3),
+    "sigmoid_via_F_": lambda L, x: L.sigmoid_(x),
+    "torch_relu_": lambda L, x: L.relu_(x),
+    "nn_ELU_inplace": lambda L, x: L.nn.ELU(0.5, inplace=True)(x),
+    "nn_ReLU6_inplace": lambda L, x: L.nn.ReLU6(inplace=True)(x),
+    "nn_Dropout_eval_inplace": lambda L, x: L.nn.Dropout(0.5, inplace=True).eval()(x),
+    "nn_Threshold_inplace": lambda L, x: L.nn.Threshold(0.1, 20.0, inplace=True)(x),
 }
 
 INPLACE_BINARY = {
@@ -903,6 +1327,34 @@ INPLACE_BINARY = {
     "ge_t_": lambda L, x, y: x.ge_(y),
     "arctan2_": lambda L, x, y: x.arctan2_(y),
     "fmin_via_copy_": lambda L, x, y: x.copy_(L.fmin(x, y)),
+    # more two-input in-place methods (sources cloned)
+    "maximum_via_copy_": lambda L, x, y: x.copy_(L.maximum(x, y)),
+    "addmm_t_": lambda L, x, y: x.addmm_(x.reshape(-1, 1)[:x.shape[0]].clone(), y.reshape(1, -1)[:, :x.shape[1]].clone(),
+                                         alpha=2)
+                                if x.ndim == 2 and y.numel() >= x.shape[1] else x.add_(y.sum()),
+    "baddbmm_t_": lambda L, x, y: x.baddbmm_(x.clone(), y.reshape(1, 1, 1).expand(x.shape[0], x.shape[2], x.shape[2])
+                                             .clone()) if x.ndim == 3 and y.numel() == 1 and 0 not in x.stride()
+                                  else x.add_(y.sum()),
+    "index_reduce_": lambda L, x, y: x.index_reduce_(0, L.tensor([0]), _first(y, x).expand(1, *x.shape[1:]).clone(), "amin")
+                                     if x.ndim else x.add_(y.sum()),
+    "scatter_reduce_sum_": lambda L, x, y: x.scatter_reduce_(-1, _zero_index(L, x), _first(y, x).clone(), "sum"),
+    "scatter_reduce_mean_noself_": lambda L, x, y: x.scatter_reduce_(0, _zero_index(L, x), _first(y, x).clone(), "mean",
+                                                                     include_self=False),
+    "scatter_add_reduce_": lambda L, x, y: x.scatter_(0, _zero_index(L, x), _first(y, x).clone(), reduce="add"),
+    "masked_fill_t_mask_": lambda L, x, y: x.masked_fill_(y > 0, 0.25),
+    "where_via_copy_": lambda L, x, y: x.copy_(L.where(y > 0, x, y)),
+    "lerp_t_weight_": lambda L, x, y: x.lerp_(y, y.detach().sigmoid().clone()),
+    "addcdiv_value_": lambda L, x, y: x.addcdiv_(y, y * y + 1, value=-0.5),
+    "mul_bool_t_": lambda L, x, y: x.mul_(y > 0),
+    "pow_number_base_via_copy_": lambda L, x, y: x.copy_(L.pow(2.0, y)),
+    "clamp_both_t_": lambda L, x, y: x.clamp_(y - 0.5, y + 0.5),
+    "clip_t_": lambda L, x, y: x.clip_(min=y),
+    "copysign_t_": lambda L, x, y: x.copysign_(-y),
+    "fmod_neg_t_": lambda L, x, y: x.fmod_(-(y * y + 1)),
+    "index_put_two_": lambda L, x, y: x.index_put_((L.tensor([0, 0]), L.tensor([0, -1])), y.sum(), accumulate=True)
+                                      if x.ndim == 2 and x.shape[0] else x.add_(y.sum()),
+    "setitem_list_t": lambda L, x, y: x.__setitem__([0, 0], y.sum()) if x.ndim and x.shape[0] else x.add_(y.sum()),
+    "setitem_step_t": lambda L, x, y: x.__setitem__((Ellipsis, slice(None, None, 2)), y.sum()),
 }
 
 

@@ -341,3 +341,24 @@ def test_layer_given_wrong_input_as_pytorch(layer):
 ])
 def test_functional_wrong_arguments_as_pytorch(code):
     assert _run(minigrad, code) == _run(torch, code)
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.nn.functional.linear(L.zeros(0), L.ones(1, 3), L.ones(1)),
+    lambda L: L.nn.functional.linear(L.zeros(0, requires_grad=True), L.ones(1, 0), L.ones(1)),
+    lambda L: L.nn.functional.linear(L.zeros(2, 1, 0), L.ones(1, 3), L.ones(1)),
+    lambda L: L.nn.functional.linear(L.zeros(2, 0, 0, requires_grad=True), L.ones(4, 0), L.ones(4)),
+    lambda L: L.nn.functional.linear(L.zeros(0), L.ones(3), L.ones(1)),
+])
+def test_linear_with_bias_of_an_empty_last_dim(make):
+    """PyTorch counts the rows of a folded input rather than asking reshape for -1 (found by the
+    random-program test: linear(empty vector, weight, bias))."""
+    torch = import_torch()
+
+    def run(L):
+        try:
+            out = make(L)
+        except RuntimeError as error:
+            return str(error)
+        return tuple(out.shape), out.tolist(), out.grad_fn and out.grad_fn.name()
+    assert run(minigrad) == run(torch)

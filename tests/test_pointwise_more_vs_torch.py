@@ -619,3 +619,28 @@ def test_under_vmap_and_grad_as_torch(name):
         i = lib.tensor([[5, 3, 12], [7, 0, 2]])
         return outcome(lib, lambda L: VMAP_PROGRAMS[name](L, x, i))
     assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.special.round(L.tensor([1.25, -2.5], requires_grad=True)),
+    lambda L: L.tensor([1.25, -2.5], requires_grad=True).round(decimals=0),
+    lambda L: L.round(L.tensor([1.25, -2.5], requires_grad=True), decimals=0),
+    lambda L: L.tensor([1.25, -2.5], requires_grad=True).round(),
+    lambda L: L.tensor([1.25]).requires_grad_().clone().round_(decimals=0),
+    lambda L: L.tensor([1, 2]).round(decimals=0),
+    lambda L: L.special.round(L.tensor([1, 2])),
+    lambda L: L.tensor([1, 2]).round(decimals=2),
+    lambda L: L.tensor([1, 2]).round(),
+])
+def test_round_given_decimals_takes_the_other_overload(program):
+    """decimals given, even 0 (and torch.special.round always): PyTorch's round.decimals, recorded
+    as RoundBackward1, whose kernel for integers is another (found by the random-program test)."""
+    torch = import_torch()
+
+    def run(L):
+        try:
+            out = program(L)
+        except NotImplementedError as error:
+            return str(error)
+        return out.tolist(), str(out.dtype), out.grad_fn and out.grad_fn.name()
+    assert run(minigrad) == run(torch)

@@ -345,3 +345,40 @@ def test_aminmax_second_order_nodes(torch, kwargs):
             found.append((g.tolist(), g.grad_fn.name(), _names_of_edges(g.grad_fn)))
     half = len(found) // 2
     assert found[:half] == found[half:]
+
+
+@pytest.mark.parametrize("scatter", [
+    lambda L, x, s: x.clone().scatter_(0, L.tensor([0]), 2.0, reduce="multiply"),
+    lambda L, x, s: x.clone().scatter_(0, L.tensor([0]), s, reduce="add"),
+    lambda L, x, s: x.detach().scatter(0, L.tensor([0]), s, reduce="multiply"),
+    lambda L, x, s: x.scatter(0, L.tensor([0]), s.detach(), reduce="add"),
+    lambda L, x, s: L.ones(3).scatter_(0, L.tensor([0]), s, reduce="add"),
+])
+def test_scatter_with_reduce_records_edges_to_inputs_requiring_grad(torch, scatter):
+    """scatter(..., reduce=) has no derivative: PyTorch's node has edges only to the inputs that
+    require grad (found by the random-program test: x.scatter_(0, i, 2.0, reduce="multiply"))."""
+    import warnings
+    seen = []
+    for L in (minigrad, torch):
+        x, s = L.ones(3, requires_grad=True), L.tensor([2.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            node = scatter(L, x, s).grad_fn
+        seen.append((node.name(), [(None if n is None else type(n).__name__, i) for n, i in node.next_functions]))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "int8", "uint8", "bool", "float16", "float32"])
+@pytest.mark.parametrize("alpha", [0.5, 1.5, -0.5, -1.7, 300.5, -1, True, 1e39])
+def test_index_add_alpha_as_the_kernel_holds_it(torch, dtype, alpha):
+    """index_add's alpha becomes the dtype's number first: integers cut 1.5 to 1 and 0.5 to 0,
+    and a number the dtype cannot hold is refused (found by the random-program test:
+    x.index_add(0, i, s, alpha=0.5) of an int32 x)."""
+    seen = []
+    for L in (minigrad, torch):
+        x, source = L.tensor([1, 0, 1]).to(getattr(L, dtype)), L.tensor([1, 1]).to(getattr(L, dtype))
+        try:
+            seen.append(x.index_add(0, L.tensor([0, 0]), source, alpha=alpha).tolist())
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]

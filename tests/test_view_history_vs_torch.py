@@ -541,3 +541,20 @@ def test_bool_subtraction_reports_a_lost_history_first(call):
             return str(error).splitlines()[0]
         return "no error"
     assert outcome(minigrad) == outcome(torch)
+
+
+@pytest.mark.parametrize("pieces", [
+    lambda L, m: L.where(m), lambda L, m: m.nonzero(as_tuple=True), lambda L, m: L.where(m[0, 0]),
+])
+@pytest.mark.parametrize("grad_enabled", [True, False])
+def test_nonzero_pieces_are_views_of_one_result(torch, pieces, grad_enabled):
+    """where(cond) and nonzero(as_tuple=True) give the columns of one result, as unbind does:
+    views, whose in-place change with grad enabled is refused (found by the random-program test)."""
+    seen = []
+    for L in (minigrad, torch):
+        x = L.tensor([[1.0, -1.0, 2.0], [0.0, 3.0, 0.0]], requires_grad=True)
+        with L.set_grad_enabled(grad_enabled):
+            columns = pieces(L, x > 0)
+        described = [(c.tolist(), c.stride(), c._is_view()) for c in columns]
+        seen.append((described, run(lambda L: columns[0].add_(x.sum().long()), L)))
+    assert seen[0] == seen[1]

@@ -141,9 +141,9 @@ class AddcdivBackward0(_SavesValue, Node):
         return x_t + _times_value(t1_t / t2 - t1 * t2_t / (t2 * t2), self.value)
 
 
-def check_addcdiv_integers(input, tensor1, tensor2):
+def check_addcdiv_integers(input, tensor1, tensor2, value=1):
     """Integer tensor1 and tensor2 are refused, before anything else about them (x.addcdiv_(...)
-    too, before the overlap and shape checks of its loop)."""
+    too, before the overlap and shape checks of its loop). ``value`` plays no part here."""
     if all(isinstance(t, Tensor) and t._array.dtype.kind in "iub" for t in (tensor1, tensor2)):
         raise RuntimeError(ADDCDIV_INTEGER_MESSAGE)
 

@@ -18,8 +18,8 @@ from ..autograd.graph import Node, needs_grad
 from .views import history_first
 from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
-from .._dtype import cpp_name
-from .rounding import _NotImplementedBackward
+from .._dtype import checked_scalar, cpp_name
+from .rounding import _not_differentiable
 from ..autograd.kernel_writes import kernel_writes
 
 
@@ -203,7 +203,8 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
         combine.at(out, positions, _src_values(src, index))
-        return result(out, _NotImplementedBackward, (input, src), _operation=operation)
+        # (PyTorch's node for it has edges only to the inputs that require grad)
+        return _not_differentiable(out, input, src, operation)
     out[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
@@ -371,6 +372,18 @@ def check_index_add_arguments(input, dim, index, source):
     return positions
 
 
+def _alpha_as_kernel_number(alpha, dtype):
+    """alpha as PyTorch's kernel for ``dtype`` holds it: an integer kernel cuts 1.5 to 1 (and 0.5
+    to 0, adding nothing; a number out of the dtype's range is refused), a bool one keeps only
+    whether it is nonzero."""
+    alpha = checked_scalar(alpha, dtype)
+    if dtype.kind in "iu":
+        return int(alpha)
+    if dtype.kind == "b":
+        return bool(alpha)
+    return alpha
+
+
 @history_first
 @numpy_keywords
 def index_add(input, dim, index, source, *, alpha=1):
@@ -385,7 +398,8 @@ def index_add(input, dim, index, source, *, alpha=1):
         _check_index_add_range(input, dim, positions, input.shape[dim] if input.ndim else 1)
         moved = np.moveaxis(out, dim, 0) if out.ndim else out.reshape(1)
         values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)
-        np.add.at(moved, positions, values * alpha if alpha != 1 else values)
+        scale = _alpha_as_kernel_number(alpha, out.dtype)
+        np.add.at(moved, positions, values * scale if scale != 1 else values)
     # (index and source are saved for source's gradient only, as PyTorch saves them; vmap still
     # sees the index)
     saved = (index, source) if needs_grad((source,)) else (None, None)

@@ -135,7 +135,7 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 check_inplace(self, others=others)       # (autograd's rules come first,
                 check_history_kept(*others)              # and a lost history of the others)
                 if name in _CHECKED_BEFORE_SHAPES:
-                    _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments], *kwargs.values())
+                    _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments], **kwargs)
                 _check_partial_overlap(self, other)
                 shared.append(other)
         if in_own_memory == "elementwise" and len(others) == 1:

@@ -2255,10 +2255,12 @@ def nonzero(input, *, as_tuple=False):
             raise RuntimeError("Batching rule not implemented for aten::nonzero_numpy. We could not "
                                "generate a fallback.")
         _refuse_dynamic_shape("aten::nonzero", input)
+    if as_tuple:
+        # (PyTorch's pieces are the columns of the one-row-per-element result: views, as unbind
+        # makes them, which an in-place change of one of them then refuses as unbind's outputs)
+        return nonzero(input.unsqueeze(0) if input.ndim == 0 else input).unbind(1)
     array = input._array
     positions = np.nonzero(array.reshape(1) if array.ndim == 0 else array)
-    if as_tuple:
-        return tuple(_wrap(p.astype(np.int64)) for p in positions)
     if array.ndim == 0:
         return kernel_writes("nonzero", _wrap(np.zeros((len(positions[0]), 0), dtype=np.int64)), input)
     # one row per element, laid out column by column as PyTorch's result is (strides (1, N))

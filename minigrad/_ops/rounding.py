@@ -58,19 +58,22 @@ def _step(numpy_function, input, node_class):
     return result(like_its_input(numpy_function(array), array), node_class, (input,))
 
 
-def round(input, *, decimals=0):
-    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy).
+def round(input, *, decimals=None):
+    """Nearest whole number (halves go to the even neighbour, as in PyTorch and numpy), or with
+    ``decimals`` digits after the point.
 
-    Gradient: 0 everywhere (flat between the jumps), as in PyTorch.
+    Gradient: 0 everywhere (flat between the jumps), as in PyTorch. Given ``decimals`` (even 0),
+    PyTorch runs its other overload, recorded as RoundBackward1 (torch.special.round always
+    gives it).
     """
+    if decimals is None:
+        return _step(np.round, input, RoundBackward0)
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
         raise TypeError(f"round(): argument 'decimals' must be int, not {type_name(decimals)}")
-    if decimals:
-        if input._array.dtype.kind != "f":
-            raise kernel_not_implemented("round_cpu", input)
-        # (PyTorch's RoundBackward1 keeps nothing: its gradient is 0 whatever decimals was)
-        return result(np.round(input._array, decimals), RoundBackward1, (input,))
-    return _step(np.round, input, RoundBackward0)
+    if input._array.dtype.kind != "f":
+        raise kernel_not_implemented("round_cpu" if decimals else "round_vml_cpu", input)
+    # (PyTorch's RoundBackward1 keeps nothing: its gradient is 0 whatever decimals was)
+    return result(np.round(input._array, decimals), RoundBackward1, (input,))
 
 
 def floor(input):

@@ -38,13 +38,15 @@ def _check_p(p):
 
 def _dropout(input, p, training, inplace, feature, alpha):
     """One recipe for the four kinds (element or channel mask; zero or alpha for dropped)."""
-    if feature and input.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:                       # everything dropped: no random numbers are drawn
         mask = zeros((), dtype=input.dtype)
         return input.mul_(mask) if inplace else input * mask
+    # (checked only here, where the channel mask is made: as in PyTorch, eval mode, p=0, p=1 and
+    # empty inputs of any number of dims pass through the shortcuts above)
+    if feature and input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = (tuple(input.shape[:2]) + (1,) * (input.ndim - 2)) if feature else None
     noise = _wrap(np.empty(shape, dtype=input._array.dtype) if feature else np.empty_like(input._array))
     if _FuncTransforms.vmaps:        # inside vmap: batched where the vmap draws different numbers

@@ -26,6 +26,7 @@ from .._ops import result
 from .._ops.rounding import _NotImplementedBackward
 from ..autograd.graph import Node, _SETTINGS_KEPT_AS
 from .. import _dtype
+from .._global_settings import get_num_threads
 from ._embedding import _renorm_rows
 
 _MODES = {"sum": 0, "mean": 1, "max": 2}
@@ -154,6 +155,12 @@ def _check_values(indices, offsets, weight, padding_idx):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
                            f"Long, Int; but got torch.{indices.dtype.tensor_type_name} instead (while checking "
                            "arguments for embedding_bag)")
+    if not weight.dtype.is_floating_point:
+        # (PyTorch names a bool tensor's type in its older spelling here)
+        shown = "CPUBoolType" if weight.dtype is _dtype.bool_ else f"torch.{weight.dtype.tensor_type_name}"
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+                           f"Half, BFloat16, Float, Double; but got {shown} instead (while checking arguments "
+                           "for embedding_bag)")
     count = weight.shape[0]
     if padding_idx is None:
         padding_idx = -1
@@ -172,16 +179,38 @@ def _check_values(indices, offsets, weight, padding_idx):
     return padding_idx
 
 
-def _check_range(indices, count, fast):
+def _check_range(indices, count, fast, spans):
     """Every index a row of the table (the faster float32 kernel words its message differently)."""
     bad = (indices < 0) | (indices >= count)
     if bad.any():
         if fast:
-            place = int(np.flatnonzero(bad)[0])
-            raise RuntimeError(f"Index {place} of input takes value {indices[place]} which is not in the valid "
-                               f"range [0, {count})")
+            raise _faster_kernel_range_error(indices, bad, count, spans)
         raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
                            f"{indices[bad][0]}")
+
+
+def _faster_kernel_range_error(indices, bad, count, spans):
+    """The faster float32 kernel's error for an index out of range.
+
+    PyTorch shares the bags out among its threads (``get_num_threads()``, equal shares in bag
+    order), and a share with a bad index reports it. Its report reads the share's offsets as if
+    the share began at the start of the input, so a later share whose first offset is not below
+    its own number of indices fails an internal check instead, with that check's message. (When
+    several shares have a bad index, PyTorch's threads race to report; minigrad reports the
+    first share's.)"""
+    place = int(np.flatnonzero(bad)[0])
+    threads = min(get_num_threads(), len(spans))
+    if threads > 1:
+        share = -(-len(spans) // threads)
+        first_share_end = spans[share - 1][1]
+        if place >= first_share_end:
+            bag = next(b for b, (start, end) in enumerate(spans) if start <= place < end)
+            first, last = bag // share * share, min(bag // share * share + share, len(spans)) - 1
+            if spans[first][0] >= spans[last][1] - spans[first][0]:
+                return RuntimeError("Expected i < index_size to be true, but got false.  (Could this error message "
+                                    "be improved?  If so, please report an enhancement request to PyTorch.)")
+    return RuntimeError(f"Index {place} of input takes value {indices[place]} which is not in the valid "
+                        f"range [0, {count})")
 
 
 def _reduce(table, places, per_sample_weights, spans, mode, padding_idx, fused):
@@ -252,7 +281,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     # PyTorch's float32 sum and mean without padding take a faster kernel: its last bag ends at
     # the last offset, not at the end of input
     fast = weight.dtype is _dtype.float32 and padding_idx < 0 and number != 2
-    _check_range(places, weight.shape[0], fast)
+    _check_range(places, weight.shape[0], fast, spans)
     if fast and include_last_offset and spans:
         spans[-1] = (spans[-1][0], min(int(offsets._array[-1]), places.size))
     out, max_indices = _reduce(weight._array, places, None if per_sample_weights is None else

@@ -7,6 +7,7 @@ that do the copying are the convolutions' own (_convolution.py).
 """
 import numpy as np
 
+from .. import _dtype as dtypes
 from .._ops import result
 from .._ops.pointwise import kernel_not_implemented
 from ..autograd.graph import Node
@@ -22,6 +23,32 @@ def _pairs_of(value):
 def _blocks(spatial, kernel, dilation, padding, stride):
     return tuple((n + 2 * p - d * (k - 1) - 1) // s + 1
                  for n, k, d, p, s in zip(spatial, kernel, dilation, padding, stride))
+
+
+# PyTorch's errors for a window that cannot slide (each function checks them in its own order)
+
+def _check_kernel(kernel):
+    if any(k <= 0 for k in kernel):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kernel[0]} "
+                           f"kernel_width: {kernel[1]}")
+
+
+def _check_stride(stride):
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {stride[0]} "
+                           f"stride_width: {stride[1]}")
+
+
+def _check_dilation(dilation):
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: {dilation[0]} "
+                           f"dilation_width: {dilation[1]}")
+
+
+def _check_padding(padding):
+    if any(p < 0 for p in padding):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {padding[0]} "
+                           f"pad_width: {padding[1]}")
 
 
 class Im2ColBackward0(Node):
@@ -57,21 +84,25 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     ``weight.view(C_out, -1) @ unfold(input, ...)``. Recorded as Im2ColBackward0.
     """
     check_tensor("im2col", "input", input, 1)
-    if not input.dtype.is_floating_point:
-        raise kernel_not_implemented("im2col_out_cpu", input)
-    if input.ndim not in (3, 4):
-        raise IndexError(f"Dimension out of range (expected to be in range of [-{max(input.ndim, 1)}, "
-                         f"{max(input.ndim, 1) - 1}], but got 2)")
     kernel, dilation, padding, stride = (_pairs_of(v) for v in (kernel_size, dilation, padding, stride))
-    if any(s <= 0 for s in stride):
-        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {stride[0]} "
-                           f"stride_width: {stride[1]}")
-    spatial = tuple(input.shape[-2:])
+    # PyTorch checks the sizes first, in this order, and only then picks a kernel for the dtype
+    _check_kernel(kernel)
+    _check_dilation(dilation)
+    _check_padding(padding)
+    _check_stride(stride)
+    sizes = tuple(input.shape)
+    input.size(1), input.size(2)    # (PyTorch reads these before it counts the dims: their IndexError)
+    if input.ndim not in (3, 4) or 0 in sizes[-3:] or (input.ndim == 3 and sizes[0] == 0):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {_shown_size(input.shape)}")
+    spatial = sizes[-2:]
     blocks = _blocks(spatial, kernel, dilation, padding, stride)
     if any(b < 1 for b in blocks):
         raise RuntimeError(f"Given input with spatial size {spatial}, kernel_size={kernel}, dilation={dilation}, "
                            f"padding={padding}, calculated shape of the array of sliding blocks as {blocks}, "
                            "but its components must be at least one.")
+    if not (input.dtype.is_floating_point or input.dtype == dtypes.bool_):
+        raise kernel_not_implemented("im2col_out_cpu", input)
     array = input._array if input.ndim == 4 else input._array[None]
     windows = im2col(_padded(array, padding), kernel, stride, dilation, blocks)
     columns = windows.reshape(array.shape[0], array.shape[1] * kernel[0] * kernel[1], blocks[0] * blocks[1])
@@ -90,13 +121,16 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     blocks saw each position. Recorded as Col2ImBackward0.
     """
     check_tensor("col2im", "input", input, 1)
-    if not input.dtype.is_floating_point:
-        raise kernel_not_implemented("col2im_out_cpu", input)
+    size, kernel, dilation, padding, stride = (_pairs_of(v) for v in (output_size, kernel_size, dilation,
+                                                                      padding, stride))
+    # PyTorch checks the sizes first, in this order, and only then picks a kernel for the dtype
+    _check_kernel(kernel)
+    _check_stride(stride)
+    _check_dilation(dilation)
+    _check_padding(padding)
     if input.ndim not in (2, 3) or 0 in tuple(input.shape)[-2:]:
         raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
                            f"dimensions for input, but got: {_shown_size(input.shape)}")
-    size, kernel, dilation, padding, stride = (_pairs_of(v) for v in (output_size, kernel_size, dilation,
-                                                                      padding, stride))
     rows, count = input.shape[-2:]
     if rows % (kernel[0] * kernel[1]):
         raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
@@ -107,6 +141,14 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
                            f"stride={stride}, expected size of input's dimension 2 to match the calculated number of "
                            f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
                            f"input.size(2)={count}.")
+    if any(b < 1 for b in blocks):       # (two negative counts multiply to the right number)
+        raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dilation}, padding={padding}, "
+                           f"stride={stride}, calculated shape of the array of sliding blocks as {blocks}, which is "
+                           "too small (non-positive)")
+    if any(n < 1 for n in size):
+        raise RuntimeError(f"Expected output spatial size to be positive, but got: output_size={size}.")
+    if not (input.dtype.is_floating_point or input.dtype == dtypes.bool_):
+        raise kernel_not_implemented("col2im_out_cpu", input)
     array = input._array if input.ndim == 3 else input._array[None]
     channels = rows // (kernel[0] * kernel[1])
     windows = array.reshape((array.shape[0], channels) + kernel + blocks)

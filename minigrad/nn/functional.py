@@ -7,6 +7,7 @@ derivative written out next to it. ``cross_entropy`` is, as in PyTorch,
 a file of their own next to this one (_elu.py: elu, selu, celu; _hardswish.py;
 _mish.py; _soft_margin_loss.py; ...).
 """
+import math
 import warnings
 
 import numpy as np
@@ -1080,7 +1081,8 @@ def linear(input, weight=REQUIRED, bias=None, *more):
     one_d_bias = bias.ndim == 1 or sum(size != 1 for size in bias.shape) == 1
     if not (input.is_contiguous() and one_d_bias and bias.is_contiguous()):
         return matmul(input, weight.t()).add_(bias)
-    rows = input.reshape(-1, input.shape[-1])
+    # (the number of rows counted out, not -1: that cannot be worked out for an empty last dim)
+    rows = input.reshape(math.prod(input.shape[:-1]), input.shape[-1])
     out = addmm(bias, rows, weight.t())
     return out.reshape(tuple(input.shape[:-1]) + (weight.shape[0],))
 
