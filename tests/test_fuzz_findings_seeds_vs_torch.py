@@ -992,3 +992,22 @@ def test_piece_of_an_inference_mode_view(torch, made_in, pieces, ask):
         except RuntimeError as error:
             seen.append(str(error))
     assert seen[0] == seen[1]
+
+
+# lerp of integers (or bools) that do not broadcast: PyTorch reports the shapes before it finds
+# no integer kernel (seed 6095); dtypes that differ are still reported first
+@pytest.mark.parametrize("fn", [
+    lambda L: L.lerp(L.arange(3), L.arange(2), 0.5),
+    lambda L: L.arange(3).lerp(L.arange(2), 0.5),
+    lambda L: L.arange(3).lerp_(L.arange(2), 0.5),
+    lambda L: L.lerp(L.arange(3), L.arange(2), L.arange(3)),
+    lambda L: L.lerp(L.arange(3), L.arange(3), L.arange(2)),
+    lambda L: L.lerp(L.arange(3), L.arange(2), L.tensor(0.5)),
+    lambda L: L.lerp(L.arange(3).bool(), L.arange(2).bool(), 0.5),
+    lambda L: L.lerp(L.arange(3), L.arange(3), 0.5),
+    lambda L: L.lerp(L.arange(3).reshape(3, 1), L.arange(2), 0.5),
+    lambda L: L.lerp(L.arange(3), L.arange(2), L.ones(3)),
+    lambda L: L.lerp(L.arange(3), L.ones(2), 0.5),
+])
+def test_lerp_of_integers_checks_shapes_first(torch, fn):
+    assert_same(fn, torch)
