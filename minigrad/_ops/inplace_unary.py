@@ -149,6 +149,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
         def written(t, *_):
             if name == "addr_":
                 _check_addr_self(t, *args[:2])
+            if name == "baddbmm_":
+                blas.check_baddbmm_in_place(t, *args[:2])
             out = operation(t, *args, **kwargs)
             if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
                 raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
@@ -156,6 +158,11 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if getattr(out._grad_fn, "_operation", None) == name[:-1]:
                 out._grad_fn._operation = name      # (no derivative: PyTorch names aten::heaviside_)
             return _castable_back(out, t)
+        if name == "baddbmm_" and len(args) > 1 and isinstance(args[1], Tensor) \
+                and args[1]._array.dtype != self._array.dtype:
+            # PyTorch checks the result's dtype (batch2's) after autograd's rules, before the overlap
+            check_inplace(self, overlap_ok=True, others=others)
+            blas.check_baddbmm_in_place(self, *args[:2])
         if in_own_memory is not None and (overlaps_itself(self._array) or (
                 name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others)) or (
                 # (x.hypot_(a view of x that isn't dense): read where the loop wrote before)
