@@ -1038,3 +1038,21 @@ def test_remainder_after_trigamma_in_place(torch):
         with L.no_grad():
             return x.polygamma_(1).remainder_(-0.7)
     assert_same(fn, torch)
+
+
+# addcdiv_ of integers, lerp_ and heaviside_ of other dtypes, into an expanded x: the dtype
+# checks come before the refusal to write into memory x sees at several positions (seed 6039)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(1).expand(3).addcdiv_(L.arange(3), L.arange(3) * L.arange(3) + 1),
+    lambda L: L.ones(1).expand(3).addcdiv_(L.arange(2), L.arange(2)),
+    lambda L: L.ones(1, dtype=L.long).expand(3).addcdiv_(L.arange(3), L.arange(3)),
+    lambda L: L.ones(1).expand(3).addcdiv_(L.arange(3).float(), L.arange(3).float()),
+    lambda L: L.ones(4).unfold(0, 2, 1).addcdiv_(L.ones(3, 2, dtype=L.long), L.ones(3, 2, dtype=L.long)),
+    lambda L: L.ones(1).expand(3).lerp_(L.arange(3), 0.5),
+    lambda L: L.ones(1).expand(3).lerp_(L.ones(3), L.arange(3)),
+    lambda L: L.ones(1).expand(3).heaviside_(L.arange(3)),
+    lambda L: L.ones(1).expand(3).heaviside_(L.ones(3)),
+    lambda L: L.ones(3, requires_grad=True).addcdiv_(L.arange(3), L.arange(3)),
+])
+def test_dtype_checks_before_the_overlap_of_x(torch, fn):
+    assert_same(fn, torch)

@@ -126,6 +126,11 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             refuse_if_old_values_needed(self, _with_these_others(operation, args, kwargs, tensor_arguments),
                                         loop_inputs)
 
+        if name in _CHECKED_BEFORE_SHAPES:
+            # (their dtype checks come before PyTorch's refusal to write into memory that x
+            # sees at several positions, an expanded x: after autograd's rules only)
+            check_inplace(self, overlap_ok=True, others=others)
+            _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments], **kwargs)
         shared = []                     # the others over self's memory that PyTorch lets through
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)
