@@ -1056,3 +1056,19 @@ def test_remainder_after_trigamma_in_place(torch):
 ])
 def test_dtype_checks_before_the_overlap_of_x(torch, fn):
     assert_same(fn, torch)
+
+
+# index_reduce_ into an expanded x: its arguments (reduce, index, source's dtype and shape) are
+# checked before the refusal to write there; the positions in index only after it (seed 6047)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(1, dtype=L.long), "amin"),
+    lambda L: L.ones(1, 2).expand(3, 2).index_reduce_(0, L.tensor([0]), L.ones(1, 2, dtype=L.long), "prod"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(1), "foo"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0.0]), L.ones(1), "amin"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(2), "amin"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([5]), L.ones(1), "amin"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(1), "amax"),
+    lambda L: L.ones(4).unfold(0, 2, 1).index_reduce_(0, L.tensor([0]), L.ones(1, 2, dtype=L.long), "amin"),
+])
+def test_index_reduce_checks_arguments_before_the_overlap_of_x(torch, fn):
+    assert_same(fn, torch)

@@ -131,6 +131,11 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             # sees at several positions, an expanded x: after autograd's rules only)
             check_inplace(self, overlap_ok=True, others=others)
             _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments], **kwargs)
+        if name == "index_reduce_" and _repeats_elements(self._array):
+            # (an expanded x: the arguments are checked before the refusal to write into it)
+            check_inplace(self, overlap_ok=True, others=others)
+            from .scatter_reduce import check_index_reduce_arguments    # (it imports this module's users)
+            check_index_reduce_arguments(self, *args, **kwargs)
         shared = []                     # the others over self's memory that PyTorch lets through
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)
@@ -211,6 +216,11 @@ _READ_AT_OTHER_POSITIONS = {
         "scatter", self, dim, index, src),
     "index_reduce_": lambda self, *args, **kwargs: _index_reduce_checks(self, *args, **kwargs),
 }
+
+
+def _repeats_elements(array):
+    """True when a dim of more than one element steps by 0 (an expanded tensor)."""
+    return any(step == 0 and size > 1 for step, size in zip(array.strides, array.shape))
 
 
 def _index_reduce_checks(self, *args, **kwargs):
