@@ -1,4 +1,4 @@
-"""The C library's own float32 functions (``log1pf``, ``tanhf``), called one number at a time.
+"""The C library's own float32 functions (``log1pf``, ``tanhf``, ``sinf``), called one number at a time.
 
 PyTorch's CPU kernels send the few numbers left over after their last whole vectors through
 the C library (``std::log1p`` of a float is ``log1pf``; see ``_vectorized_loop``). numpy's
@@ -46,3 +46,9 @@ def log1pf(x):
 def tanhf(x):
     """tanh(x) of a float32 array, as the C library's ``tanhf``."""
     return _elementwise("tanhf", x, np.tanh)
+
+
+def sinf(x):
+    """sin(x) of a float32 array, as the C library's ``sinf`` (PyTorch's scalar float32 kernels,
+    trigamma's reflection among them, call it)."""
+    return _elementwise("sinf", x, np.sin)

@@ -238,3 +238,28 @@ def test_batched_products_save_an_operand_before_checking_dtypes(torch, name, sh
             return lib.bmm(a, b) if name == "bmm" else lib.baddbmm(lib.zeros(1), a, b)
         return outcome(call)
     assert run(minigrad) == run(torch)
+
+
+# --- baddbmm: the added term's shape, the dtypes, the batches' dims and sizes ------------------
+
+def _baddbmm_call(lib, in_place, input, batch1, batch2):
+    if in_place == "expanded":
+        return input.expand(2, 3, 4).baddbmm_(batch1, batch2)
+    return input.baddbmm_(batch1, batch2) if in_place else lib.baddbmm(input, batch1, batch2)
+
+
+BADDBMM_CASES = sample(itertools.product(
+    [False, True], ["float32", "float64", "int64"], ["float32", "float64"], ["float32", "float64"],
+    [(2, 3, 4), (3, 4), (2, 3, 3)], [(2, 3, 5), (3, 5), (2, 3, 5, 1)], [(2, 5, 4), (5, 4), (2, 6, 4)]),
+    300, 1) + [("expanded", "float32", "float32", "float64", (1, 3, 4), (2, 3, 5), (2, 5, 4))]
+
+
+@pytest.mark.parametrize("in_place, di, d1, d2, si, s1, s2", BADDBMM_CASES)
+def test_baddbmm_checks(torch, in_place, di, d1, d2, si, s1, s2):
+    """x.baddbmm_(b1, b2) with b2 of another dtype than x: PyTorch refuses to change x's dtype
+    ("Bad in-place call") once the shapes fit, before the kernel's dtype check and the overlap
+    check; the added term is expanded to the result's shape before anything else (seed 6065)."""
+    def run(lib):
+        return outcome(lambda: _baddbmm_call(lib, in_place, ones(lib, si, di), ones(lib, s1, d1),
+                                             ones(lib, s2, d2)))
+    assert run(minigrad) == run(torch)

@@ -992,3 +992,83 @@ def test_piece_of_an_inference_mode_view(torch, made_in, pieces, ask):
         except RuntimeError as error:
             seen.append(str(error))
     assert seen[0] == seen[1]
+
+
+# lerp of integers (or bools) that do not broadcast: PyTorch reports the shapes before it finds
+# no integer kernel (seed 6095); dtypes that differ are still reported first
+@pytest.mark.parametrize("fn", [
+    lambda L: L.lerp(L.arange(3), L.arange(2), 0.5),
+    lambda L: L.arange(3).lerp(L.arange(2), 0.5),
+    lambda L: L.arange(3).lerp_(L.arange(2), 0.5),
+    lambda L: L.lerp(L.arange(3), L.arange(2), L.arange(3)),
+    lambda L: L.lerp(L.arange(3), L.arange(3), L.arange(2)),
+    lambda L: L.lerp(L.arange(3), L.arange(2), L.tensor(0.5)),
+    lambda L: L.lerp(L.arange(3).bool(), L.arange(2).bool(), 0.5),
+    lambda L: L.lerp(L.arange(3), L.arange(3), 0.5),
+    lambda L: L.lerp(L.arange(3).reshape(3, 1), L.arange(2), 0.5),
+    lambda L: L.lerp(L.arange(3), L.arange(2), L.ones(3)),
+    lambda L: L.lerp(L.arange(3), L.ones(2), 0.5),
+])
+def test_lerp_of_integers_checks_shapes_first(torch, fn):
+    assert_same(fn, torch)
+
+
+# trigamma (polygamma(1, x)) in PyTorch's steps: the C library's sinf for float32's reflection,
+# and its series with fused multiply-adds; a last-bit difference near a pole grew into another
+# remainder (seed 6079)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("fn", [lambda L, x: x.polygamma(1), lambda L, x: L.special.polygamma(1, x),
+                                lambda L, x: x.clone().polygamma_(1) if x.is_floating_point() else x.polygamma(1)])
+def test_trigamma_bits(torch, dtype, fn):
+    rng = np.random.default_rng(6079)
+    values = np.concatenate([rng.uniform(-20, 20, 3000), rng.uniform(0.5, 3, 3000), np.exp(rng.uniform(-5, 12, 3000)),
+                             [0, -0.0, np.inf, -np.inf, np.nan, -1, -2, 0.5, -0.5, 1e-30, 1e30, -1.0290304]])
+    if dtype == "int64":
+        values = np.rint(np.clip(values, -50, 50))
+    values = values.astype(dtype)
+    mine = fn(minigrad, minigrad.tensor(values)).numpy()
+    ref = fn(torch, torch.tensor(values)).numpy()
+    assert mine.dtype == ref.dtype
+    assert mine.tobytes() == ref.tobytes()
+
+
+def test_remainder_after_trigamma_in_place(torch):
+    def fn(L):
+        x = L.tensor(np.random.default_rng(34).uniform(-2, 2, size=(3,)).astype(np.float32))
+        with L.no_grad():
+            return x.polygamma_(1).remainder_(-0.7)
+    assert_same(fn, torch)
+
+
+# addcdiv_ of integers, lerp_ and heaviside_ of other dtypes, into an expanded x: the dtype
+# checks come before the refusal to write into memory x sees at several positions (seed 6039)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(1).expand(3).addcdiv_(L.arange(3), L.arange(3) * L.arange(3) + 1),
+    lambda L: L.ones(1).expand(3).addcdiv_(L.arange(2), L.arange(2)),
+    lambda L: L.ones(1, dtype=L.long).expand(3).addcdiv_(L.arange(3), L.arange(3)),
+    lambda L: L.ones(1).expand(3).addcdiv_(L.arange(3).float(), L.arange(3).float()),
+    lambda L: L.ones(4).unfold(0, 2, 1).addcdiv_(L.ones(3, 2, dtype=L.long), L.ones(3, 2, dtype=L.long)),
+    lambda L: L.ones(1).expand(3).lerp_(L.arange(3), 0.5),
+    lambda L: L.ones(1).expand(3).lerp_(L.ones(3), L.arange(3)),
+    lambda L: L.ones(1).expand(3).heaviside_(L.arange(3)),
+    lambda L: L.ones(1).expand(3).heaviside_(L.ones(3)),
+    lambda L: L.ones(3, requires_grad=True).addcdiv_(L.arange(3), L.arange(3)),
+])
+def test_dtype_checks_before_the_overlap_of_x(torch, fn):
+    assert_same(fn, torch)
+
+
+# index_reduce_ into an expanded x: its arguments (reduce, index, source's dtype and shape) are
+# checked before the refusal to write there; the positions in index only after it (seed 6047)
+@pytest.mark.parametrize("fn", [
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(1, dtype=L.long), "amin"),
+    lambda L: L.ones(1, 2).expand(3, 2).index_reduce_(0, L.tensor([0]), L.ones(1, 2, dtype=L.long), "prod"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(1), "foo"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0.0]), L.ones(1), "amin"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(2), "amin"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([5]), L.ones(1), "amin"),
+    lambda L: L.ones(1).expand(3).index_reduce_(0, L.tensor([0]), L.ones(1), "amax"),
+    lambda L: L.ones(4).unfold(0, 2, 1).index_reduce_(0, L.tensor([0]), L.ones(1, 2, dtype=L.long), "amin"),
+])
+def test_index_reduce_checks_arguments_before_the_overlap_of_x(torch, fn):
+    assert_same(fn, torch)

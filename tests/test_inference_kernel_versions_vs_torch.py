@@ -139,6 +139,13 @@ CASES = {
     "min_dim": (lambda L, a: a.min(0), [(2, 3)]),
     "max_dim_keepdim": (lambda L, a: a.max(1, keepdim=True), [(2, 3)]),
     "max_dim_0d": (lambda L, a: a.max(0), [()]),
+    # argmax/argmin along a dim of one element: all zeros (zero_); else computed into the result
+    "argmax_dim_of_one_keepdim": (lambda L, a: a.argmax(-1, keepdim=True), [(3, 1)]),
+    "argmin_dim_of_one": (lambda L, a: a.argmin(0), [(1, 3)]),
+    "argmax_vector_of_one": (lambda L, a: a.argmax(0), [((1,), I)]),
+    "argmax_dim": (lambda L, a: a.argmax(1, keepdim=True), [(2, 3)]),
+    "argmin_dim_0d": (lambda L, a: a.argmin(0), [()]),
+    "argmax_all_of_one": (lambda L, a: a.argmax(), [(1, 1)]),
     "var": (lambda L, a: a.var(), [(2, 3)]),
     "var_dim": (lambda L, a: a.var(1), [(2, 3)]),
     "std_one_element": (lambda L, a: a.std(1), [(1, 3)]),

@@ -86,12 +86,47 @@ def _times(tensor, number):
     return tensor if number == 1 else mul_by_number(tensor, number)
 
 
+def _size(tensor, dim):
+    """tensor.size(dim), with PyTorch's error for a dim the tensor does not have."""
+    if dim >= tensor.ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(tensor.ndim, 1)}, "
+                         f"{max(tensor.ndim, 1) - 1}], but got {dim})")
+    return tensor._array.shape[dim]
+
+
+def _check_input_expands(input, batch1, batch2):
+    """PyTorch's baddbmm first reads the result's shape from the batches (batch1's first two
+    sizes, batch2's last) and expands input to it: before any other check."""
+    shape = (_size(batch1, 0), _size(batch1, 1), _size(batch2, 2))
+    try:
+        np.broadcast_to(input._array, shape)
+    except ValueError:
+        input.detach().expand(shape)        # (raises expand's own error)
+
+
+def check_baddbmm_in_place(self, batch1, batch2):
+    """x.baddbmm_(batch1, batch2): the result takes batch2's dtype, and an in-place call may not
+    change x's dtype. PyTorch checks it once the shapes are known to fit (after baddbmm's own
+    argument checks), before its kernel compares the dtypes."""
+    if not (isinstance(batch1, Tensor) and isinstance(batch2, Tensor)):
+        return                          # (baddbmm's own errors follow)
+    _check_input_expands(self, batch1, batch2)
+    if self._array.dtype != batch1._array.dtype or batch1.ndim != 3 or batch2.ndim != 3 \
+            or batch2.shape[:2] != batch1.shape[::2]:
+        return                          # (baddbmm's own errors follow)
+    if batch2._array.dtype != self._array.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {cpp_type_name(self.dtype)} and output "
+                           f"tensor dtype {cpp_type_name(batch2.dtype)} should match")
+
+
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape).
 
     Gradient: grad_input = beta * grad; grad_batch1 = alpha * grad @ batch2^T; grad_batch2 =
     alpha * batch1^T @ grad.
     """
+    if isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor):
+        _check_input_expands(input, batch1, batch2)
     if (isinstance(input, Tensor) and isinstance(batch1, Tensor) and isinstance(batch2, Tensor)
             and input._array.dtype != batch1._array.dtype):
         # (PyTorch names the types as the C++ compiler does: 'long int', 'c10::Half'; it saves

@@ -259,8 +259,6 @@ def lerp(input, end, weight):
     weighted = isinstance(weight, Tensor)
     if weighted:        # a 0-d weight of another dtype takes part in the type promotion (input
         dtype = result_type(input, end, weight)     # and end integers, weight a float: floats)
-    if dtype.kind != "f":
-        raise kernel_not_implemented("lerp_kernel_tensor" if weighted else "lerp_kernel_scalar", input)
     arrays = (input._array, end._array) + ((weight._array,) if weighted else ())
     try:
         np.broadcast_shapes(*(a.shape for a in arrays))
@@ -271,6 +269,8 @@ def lerp(input, end, weight):
         except ValueError:
             raise _broadcast_error(input, end) from None
         raise _broadcast_error(both, weight) from None
+    if dtype.kind != "f":     # (the kernel is picked once the shapes are known to broadcast)
+        raise kernel_not_implemented("lerp_kernel_tensor" if weighted else "lerp_kernel_scalar", input)
     # (a number weight is kept in float32 for float16 tensors: see opmath_dtype)
     w = weight._array.astype(dtype, copy=False) if weighted else np.asarray(
         checked_number(weight, opmath_dtype(dtype)), opmath_dtype(dtype))     # (1e39: refused)

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._type_names import type_name
 from ..autograd.graph import Node
-from .. import _c_library_logf
+from .. import _c_library_logf, _c_library_mathf
 from .._fused_multiply_add import fma
 from . import result
 from .pointwise import like_its_input
@@ -125,14 +125,20 @@ def _trigamma_float64(x):
 def _trigamma_in(x, dtype):
     """polygamma(1, x) as PyTorch computes it, every step in ``dtype`` (float32 for a float32
     input: near a pole, sin(pi * x) in float32 sets the size of the result): reflection below
-    1/2, 6 steps of psi1(x) = psi1(x + 1) + 1/x^2, then 5 terms of the asymptotic series."""
+    1/2, 6 steps of psi1(x) = psi1(x + 1) + 1/x^2, then 5 terms of the asymptotic series.
+
+    The series is evaluated as the compiler builds PyTorch's kernel: each ``a - b * c`` and
+    ``a + b * c`` a fused multiply-add (one rounding), and float32's sine is the C library's
+    ``sinf``; either one alone moves the last bit of some results."""
     f = np.dtype(dtype).type
     x = np.array(x, dtype=dtype, ndmin=1)
     sign = np.ones_like(x)
     total = np.zeros_like(x)
     reflect = x < f(0.5)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        sin_pi_x = np.sin(f(np.pi) * x)
+        angle = f(np.pi) * x[reflect]
+        sin_pi_x = np.zeros_like(x)
+        sin_pi_x[reflect] = _c_library_mathf.sinf(angle) if f is np.float32 else np.sin(angle)
         total = np.where(reflect, total - f(np.pi) * f(np.pi) / (sin_pi_x * sin_pi_x), total).astype(dtype)
         sign = np.where(reflect, f(-1), sign).astype(dtype)
         x = np.where(reflect, f(1) - x, x).astype(dtype)
@@ -140,8 +146,14 @@ def _trigamma_in(x, dtype):
             total = total + f(1) / (x * x)
             x = x + f(1)
         inverse_square = f(1) / (x * x)
-        total = total + (f(1) + f(1) / (f(2) * x) + inverse_square * (
-            f(1 / 6) - inverse_square * (f(1 / 30) - inverse_square * f(1 / 42)))) / x
+        minus_square = -inverse_square
+
+        def constant(value):
+            return np.full_like(x, f(value))
+        series = fma(minus_square, constant(1 / 42), constant(1 / 30))      # 1/30 - z/42
+        series = fma(minus_square, series, constant(1 / 6))                 # 1/6 - z (...)
+        series = fma(inverse_square, series, f(1) + f(1) / (f(2) * x))      # 1 + 1/(2x) + z (...)
+        total = total + series / x
     return sign * total
 
 

@@ -126,6 +126,16 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             refuse_if_old_values_needed(self, _with_these_others(operation, args, kwargs, tensor_arguments),
                                         loop_inputs)
 
+        if name in _CHECKED_BEFORE_SHAPES:
+            # (their dtype checks come before PyTorch's refusal to write into memory that x
+            # sees at several positions, an expanded x: after autograd's rules only)
+            check_inplace(self, overlap_ok=True, others=others)
+            _CHECKED_BEFORE_SHAPES[name](self, *args[:tensor_arguments], **kwargs)
+        if name == "index_reduce_" and _repeats_elements(self._array):
+            # (an expanded x: the arguments are checked before the refusal to write into it)
+            check_inplace(self, overlap_ok=True, others=others)
+            from .scatter_reduce import check_index_reduce_arguments    # (it imports this module's users)
+            check_index_reduce_arguments(self, *args, **kwargs)
         shared = []                     # the others over self's memory that PyTorch lets through
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)
@@ -149,6 +159,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
         def written(t, *_):
             if name == "addr_":
                 _check_addr_self(t, *args[:2])
+            if name == "baddbmm_":
+                blas.check_baddbmm_in_place(t, *args[:2])
             out = operation(t, *args, **kwargs)
             if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
                 raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "
@@ -156,6 +168,11 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             if getattr(out._grad_fn, "_operation", None) == name[:-1]:
                 out._grad_fn._operation = name      # (no derivative: PyTorch names aten::heaviside_)
             return _castable_back(out, t)
+        if name == "baddbmm_" and len(args) > 1 and isinstance(args[1], Tensor) \
+                and args[1]._array.dtype != self._array.dtype:
+            # PyTorch checks the result's dtype (batch2's) after autograd's rules, before the overlap
+            check_inplace(self, overlap_ok=True, others=others)
+            blas.check_baddbmm_in_place(self, *args[:2])
         if in_own_memory is not None and (overlaps_itself(self._array) or (
                 name in _READ_WHILE_WRITTEN and any(np.shares_memory(self._array, o._array) for o in others)) or (
                 # (x.hypot_(a view of x that isn't dense): read where the loop wrote before)
@@ -199,6 +216,11 @@ _READ_AT_OTHER_POSITIONS = {
         "scatter", self, dim, index, src),
     "index_reduce_": lambda self, *args, **kwargs: _index_reduce_checks(self, *args, **kwargs),
 }
+
+
+def _repeats_elements(array):
+    """True when a dim of more than one element steps by 0 (an expanded tensor)."""
+    return any(step == 0 and size > 1 for step, size in zip(array.strides, array.shape))
 
 
 def _index_reduce_checks(self, *args, **kwargs):

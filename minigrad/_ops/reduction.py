@@ -440,7 +440,7 @@ def _index_of_extreme(numpy_function, input, dim, keepdim):
         return plain_output(np.asarray(numpy_function(array), dtype=np.int64).reshape(shape), input)
     axis = _normalize_dim(dim, array.ndim)
     indices = np.asarray(numpy_function(array, axis=axis, keepdims=keepdim), dtype=np.int64)
-    return plain_output(indices, input)
+    return kernel_writes("argmax_dim", plain_output(indices, input), input, dim=axis)
 
 
 @numpy_keywords

@@ -242,20 +242,12 @@ def _refuse_bool_index_reduce(input, reduce, include_self):
     raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
-@history_first
-def index_reduce(input, dim, index, source, reduce, *, include_self=True):
-    """A copy of ``input`` where each slice source.select(dim, i) is combined into the slice
-    index[i] along ``dim`` by ``reduce`` ("prod", "mean", "amax", "amin").
-
-    Gradient: each reduction's own, to input and to source (as scatter_reduce's).
-    """
-    if not _Warned.beta:            # (PyTorch says it once per process)
-        _Warned.beta = True
-        warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
-                      stacklevel=stacklevel_outside_minigrad())
+def check_index_reduce_arguments(input, dim, index, source, reduce, include_self=True):
+    """index_reduce's checks of its arguments, in PyTorch's order (before it looks at the memory
+    it writes, and before the positions in index are checked); gives dim, made non-negative."""
     if reduce not in _REDUCTIONS[1:]:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
-    dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
+    dim = _normalize_dim(dim, input.ndim)
     index_array = index._array
     if index.ndim > 1:
         raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} "
@@ -277,6 +269,22 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
                            f"dimension. Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
     if input._array.dtype == np.bool_:
         _refuse_bool_index_reduce(input, reduce, include_self)
+    return dim
+
+
+@history_first
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """A copy of ``input`` where each slice source.select(dim, i) is combined into the slice
+    index[i] along ``dim`` by ``reduce`` ("prod", "mean", "amax", "amin").
+
+    Gradient: each reduction's own, to input and to source (as scatter_reduce's).
+    """
+    if not _Warned.beta:            # (PyTorch says it once per process)
+        _Warned.beta = True
+        warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
+                      stacklevel=stacklevel_outside_minigrad())
+    dim_as_given, dim = dim, check_index_reduce_arguments(input, dim, index, source, reduce, include_self)
+    index_array = index._array
     size = input.shape[dim] if input.ndim else 1
     flat_index = index_array.reshape(-1)
     if flat_index.size and (flat_index.min() < 0 or flat_index.max() >= size):

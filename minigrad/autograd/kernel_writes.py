@@ -144,6 +144,13 @@ def _max_dim(out, input, keepdim):
     return 1 if input._array.ndim == 0 else 0 if keepdim else 2
 
 
+def _index_along_single(out, input, dim):
+    """``argmax``/``argmin`` along a dim of one element: every index is 0, written into the
+    result with ``zero_`` (one step); along a longer dim, or of a 0-d input, computed straight
+    into it."""
+    return 1 if input._array.ndim and input._array.shape[dim] == 1 else 0
+
+
 def _one_element(out, input):
     """``var``/``std``: a result of one element is written with a copy of its own, and so is
     the (nan) result of an input without elements."""
@@ -254,7 +261,7 @@ KERNEL_WRITES = {
     # reductions: resize_ of the result (sum_out, amax, ...), mean's sum_out then div_
     "sum": 1, "mean": 2, "prod": 1, "amax": _unless_empty, "logsumexp": 1, "max": 1,
     "amin": lambda out, input: 0 if input._array.dtype == "int64" else _unless_empty(out),  # (measured)
-    "max_dim": _max_dim, "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
+    "max_dim": _max_dim, "argmax_dim": _index_along_single, "var": _one_element, "adaptive_avg_pool": 1, "abs": 1, "sort": 1,
     # copy_ into new memory
     "to": 1, "clone": 1, "repeat": _repeat, "contiguous": 1, "pixel_shuffle": 1, "pixel_unshuffle": 1,
     "channel_shuffle": 1,

@@ -15,6 +15,7 @@ an edge value that was copied three times gets three gradients.
 """
 import numpy as np
 
+from .._dtype import bool_
 from .._type_names import type_name
 from .._tensor import Tensor
 from .._ops import result, zeros_set_in_place
@@ -251,10 +252,20 @@ def pad(input, pad, mode="constant", value=None):
         raise NotImplementedError(_UNSUPPORTED.format(size=len(pad), ndim=input.ndim))
     if mode == "circular":
         return _circular_pad(input, pad)
+    # reflect and replicate read edge values: only the batch dim (if any) may be empty
+    batched = input.ndim == dims + 2
+    if 0 in input.shape[1 if batched else 0:]:
+        raise RuntimeError(f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size "
+                           "and other non-zero dimensions for input, but got: "
+                           f"[{', '.join(map(str, input.shape))}]")
     if mode == "reflect":
         for i, (dim, left, right) in enumerate(_pairs(pad, input.ndim)):
             if left >= input.shape[dim] or right >= input.shape[dim]:
                 raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
                                    f"input dimension, but got: padding ({left}, {right}) at dimension {dim} of "
                                    f"input [{', '.join(map(str, input.shape))}]")
+    if input.dtype == bool_:
+        # PyTorch's reflect and replicate kernels take numbers only (circular copies, so takes bools)
+        kernel = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f'"{kernel}_pad{dims}d" not implemented for \'Bool\'')
     return _index_pad(input, pad, _INDEX_PAD_NODES[mode, dims])
