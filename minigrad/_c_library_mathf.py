@@ -1,4 +1,5 @@
-"""The C library's own float32 functions (``log1pf``, ``tanhf``, ``sinf``), called one number at a time.
+"""The C library's own functions (float32 ``log1pf``, ``tanhf``, ``sinf``; float64 ``sin``),
+called one number at a time.
 
 PyTorch's CPU kernels send the few numbers left over after their last whole vectors through
 the C library (``std::log1p`` of a float is ``log1pf``; see ``_vectorized_loop``). numpy's
@@ -15,27 +16,31 @@ import functools
 import numpy as np
 
 
+_C_TYPES = {np.float32: ctypes.c_float, np.float64: ctypes.c_double}
+
+
 @functools.cache
-def _function(name):
-    """The C library's float function ``name`` (float -> float), ready to call; None where no C
-    math library can be loaded this way (Windows has no ``libm``)."""
+def _function(name, dtype=np.float32):
+    """The C library's function ``name`` of one number of ``dtype`` (float -> float, or double
+    -> double), ready to call; None where no C math library can be loaded this way (Windows has
+    no ``libm``)."""
     try:
         function = getattr(ctypes.CDLL(ctypes.util.find_library("m") or None), name)
     except (OSError, TypeError, AttributeError):
         return None
-    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
+    function.restype, function.argtypes = _C_TYPES[dtype], [_C_TYPES[dtype]]
     return function
 
 
-def _elementwise(name, x, numpy_function):
-    """The C library's ``name`` of each number of the float32 array x (the same shape); numpy's
-    float32 function where the C library cannot be called (then the last bit may differ)."""
-    x = np.asarray(x, np.float32)
-    function = _function(name)
+def _elementwise(name, x, numpy_function, dtype=np.float32):
+    """The C library's ``name`` of each number of the array x as ``dtype`` (the same shape);
+    numpy's function where the C library cannot be called (then the last bit may differ)."""
+    x = np.asarray(x, dtype)
+    function = _function(name, dtype)
     if function is None:
         return numpy_function(x)
     return np.array([function(number) for number in x.reshape(-1).tolist()],
-                    np.float32).reshape(x.shape)
+                    dtype).reshape(x.shape)
 
 
 def log1pf(x):
@@ -52,3 +57,8 @@ def sinf(x):
     """sin(x) of a float32 array, as the C library's ``sinf`` (PyTorch's scalar float32 kernels,
     trigamma's reflection among them, call it)."""
     return _elementwise("sinf", x, np.sin)
+
+
+def sin(x):
+    """sin(x) of a float64 array, as the C library's ``sin``."""
+    return _elementwise("sin", x, np.sin, np.float64)

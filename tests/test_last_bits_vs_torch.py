@@ -465,6 +465,8 @@ def test_c_library_functions_fall_back_to_numpys_where_none_can_be_loaded(monkey
     functions: the values stay right to rounding, and nothing fails."""
     from minigrad import _c_library_mathf
     x = np.linspace(-5, 5, 13, dtype=np.float32)
-    monkeypatch.setattr(_c_library_mathf, "_function", lambda name: None)
+    monkeypatch.setattr(_c_library_mathf, "_function", lambda name, dtype: None)
     np.testing.assert_array_equal(_c_library_mathf.tanhf(x), np.tanh(x))
+    np.testing.assert_array_equal(_c_library_mathf.sinf(x), np.sin(x))
+    np.testing.assert_array_equal(_c_library_mathf.sin(x.astype(np.float64)), np.sin(x.astype(np.float64)))
     np.testing.assert_array_equal(_c_library_mathf.log1pf(x[x > -1]), np.log1p(x[x > -1]))

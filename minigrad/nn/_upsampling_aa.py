@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from .. import _c_library_mathf
 from .._fused_multiply_add import fma as _fma
 
 _TAPS = {"bilinear": 2, "bicubic": 4, "lanczos": 6}
@@ -57,27 +58,12 @@ def keys_cubic(x, a=-0.5):
     return np.where(x < 1, near, np.where(x < 2, far, 0)).astype(dtype)
 
 
-@functools.lru_cache(maxsize=None)
-def _c_sine():
-    """The C library's sinf and sin, one number at a time, as PyTorch's kernel calls them
-    (numpy's own sine can differ in the last bit)."""
-    import ctypes          # lazy: only the lanczos filter needs the C library
-    import ctypes.util
-
-    library = ctypes.CDLL(ctypes.util.find_library("m") or None)
-    functions = {}
-    for name, kind in (("sinf", ctypes.c_float), ("sin", ctypes.c_double)):
-        function = getattr(library, name)
-        function.restype, function.argtypes = kind, [kind]
-        functions[name] = np.frompyfunc(function, 1, 1)
-    return functions
-
-
 def _sinc(x):
     """sin(pi x) / (pi x), 1 at 0, in x's dtype (pi rounded to that dtype first)."""
     dtype = x.dtype.type
     angle = (x * dtype(math.pi)).astype(dtype)
-    sine = _c_sine()["sinf" if dtype == np.float32 else "sin"](angle).astype(dtype)
+    # (the C library's sine, as PyTorch's kernel calls it: numpy's can differ in the last bit)
+    sine = (_c_library_mathf.sinf if dtype == np.float32 else _c_library_mathf.sin)(angle).astype(dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(x == 0, dtype(1), (sine / angle).astype(dtype))
 
