@@ -939,6 +939,14 @@ def test_cdist_saves_before_checking(torch, rows, dtype, first, p):
     assert_same(fn, torch)
 
 
+def _assert_same_bits(torch, fn, values):
+    """fn of the same numbers in both libraries: the same dtype and the same bits."""
+    mine = fn(minigrad, minigrad.tensor(values)).numpy()
+    ref = fn(torch, torch.tensor(values)).numpy()
+    assert mine.dtype == ref.dtype
+    assert mine.tobytes() == ref.tobytes()
+
+
 # digamma in PyTorch's own steps: in float32 for float32, float16 and integers (the C library's
 # logf, a multiply-add a term of the series), in float64 for float64; x.cross(x) of its float32
 # result showed a one-bit difference as a sign (seed 358)
@@ -953,10 +961,7 @@ def test_digamma_bits(torch, dtype, fn):
         values = np.rint(np.clip(values, -50, 50))
     with np.errstate(over="ignore"):
         values = values.astype(dtype)
-    mine = fn(minigrad, minigrad.tensor(values)).numpy()
-    ref = fn(torch, torch.tensor(values)).numpy()
-    assert mine.dtype == ref.dtype
-    assert mine.tobytes() == ref.tobytes()
+    _assert_same_bits(torch, fn, values)
 
 
 def test_heaviside_of_cross_after_digamma(torch):
@@ -1026,10 +1031,7 @@ def test_trigamma_bits(torch, dtype, fn):
     if dtype == "int64":
         values = np.rint(np.clip(values, -50, 50))
     values = values.astype(dtype)
-    mine = fn(minigrad, minigrad.tensor(values)).numpy()
-    ref = fn(torch, torch.tensor(values)).numpy()
-    assert mine.dtype == ref.dtype
-    assert mine.tobytes() == ref.tobytes()
+    _assert_same_bits(torch, fn, values)
 
 
 def test_remainder_after_trigamma_in_place(torch):
