@@ -189,6 +189,7 @@ from ._lowrank import svd_lowrank, pca_lowrank  # noqa: F401
 from ._lobpcg import lobpcg  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
+from ._install_as_torch import install_as_torch  # noqa: F401  (minigrad's own: `import torch` finds minigrad)
 from ._op_overloads import ops  # noqa: F401  (torch.ops.aten: the names of PyTorch's operators)
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)

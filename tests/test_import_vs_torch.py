@@ -81,3 +81,63 @@ def test_first_calls_are_parsed_as_in_torch():
     got = run_fresh("import minigrad as torch\n" + code).splitlines()
     expected = run_fresh("import torch\n" + code).splitlines()
     assert got == expected
+
+
+# --- minigrad.install_as_torch(): `import torch` finds minigrad -------------------------------
+
+# A tutorial's opening as PyTorch's tutorials write it, each line unchanged: with
+# install_as_torch() first, every `import torch...` line must find minigrad's modules.
+TUTORIAL = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch import optim
+from torch.utils.data import DataLoader, TensorDataset
+import torch.autograd.forward_ad as fwAD
+from torch.autograd import Function
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3)).double()
+data = TensorDataset(torch.randn(10, 4, dtype=torch.float64), torch.randint(0, 3, (10,)))
+optimizer = optim.SGD(model.parameters(), lr=0.1)
+for inputs, labels in DataLoader(data, batch_size=5):
+    loss = F.cross_entropy(model(inputs), labels)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(loss, type(loss.grad_fn).__name__)
+with fwAD.dual_level():
+    dual = fwAD.make_dual(torch.ones(2), torch.tensor([1.0, 2.0]))
+    print(fwAD.unpack_dual(dual.sin()).tangent)
+print(torch.nn.Linear is nn.Linear, issubclass(Function, torch.autograd.Function))
+try:
+    import torch.no_such_module
+except ImportError as error:
+    print(type(error).__name__, error)
+"""
+
+
+def test_install_as_torch_runs_a_tutorial_unchanged():
+    out = run_fresh("import minigrad\nminigrad.install_as_torch()\n" + TUTORIAL
+                    + "print(torch is minigrad, nn is minigrad.nn, F is minigrad.nn.functional)")
+    environment = dict(os.environ, PYTHONPATH="")
+    expected = subprocess.run([sys.executable, "-c", TUTORIAL], cwd="/", env=environment,
+                              capture_output=True, text=True, timeout=300)
+    assert expected.returncode == 0, expected.stderr
+    assert out == expected.stdout + "True True True\n"
+
+
+def test_install_as_torch_refuses_once_pytorch_is_imported():
+    out = run_fresh("import torch, minigrad\n"
+                    "try:\n    minigrad.install_as_torch()\n"
+                    "except RuntimeError as error:\n    print(error)\n"
+                    "import torch.nn\nprint(torch.nn.Linear.__module__)")
+    assert out.startswith("minigrad.install_as_torch() must run before PyTorch is imported")
+    assert out.endswith("torch.nn.modules.linear\n")       # PyTorch's own, left as it was
+
+
+def test_install_as_torch_twice_changes_nothing():
+    out = run_fresh("import sys, minigrad\nminigrad.install_as_torch()\nminigrad.install_as_torch()\n"
+                    "import torch.nn\nprint(sys.modules['torch'] is minigrad, torch.nn is minigrad.nn,"
+                    " sum(type(f).__name__ == 'MinigradAsTorchFinder' for f in sys.meta_path))")
+    assert out.split() == ["True", "True", "1"]
