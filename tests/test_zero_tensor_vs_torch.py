@@ -485,3 +485,37 @@ def test_autograd_grad_of_a_product_is_a_zero_tensor_as_torch(create_graph):
         (g,) = L.autograd.grad((x * 2).sgn().sum(), x, create_graph=create_graph)
         return g._is_zerotensor(), g.requires_grad, g.grad_fn is None
     assert outcome(minigrad) == outcome(torch)
+
+
+def _parameter_with_a_zero_tensor_grad(L):
+    p = L.nn.Parameter(L.ones(3))
+    p.sgn().sum().backward()
+    return p
+
+
+def _two_steps(optimizer, p):
+    optimizer.step()
+    optimizer.step()
+    return p
+
+
+TRAINING = {
+    "SGD's steps": lambda L, p: _two_steps(L.optim.SGD([p], lr=0.1), p),
+    "SGD's steps with momentum and weight decay": lambda L, p: _two_steps(
+        L.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.1), p),
+    "Adam's steps": lambda L, p: _two_steps(L.optim.Adam([p], lr=0.1), p),
+    "zero_grad(set_to_none=False)": lambda L, p: L.optim.SGD([p], lr=0.1).zero_grad(set_to_none=False),
+    "clip_grad_norm_": lambda L, p: L.nn.utils.clip_grad_norm_([p], 1.0),
+    "clip_grad_value_": lambda L, p: L.nn.utils.clip_grad_value_([p], 1.0),
+    "printing .grad": lambda L, p: str(p.grad),
+    ".grad.norm()": lambda L, p: p.grad.norm(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRAINING))
+def test_training_with_a_zero_tensor_grad_as_torch(name):
+    """Optimisers read a ZeroTensor .grad as zeros; what would change it in place (zero_grad
+    without set_to_none, clipping) is refused as in PyTorch."""
+    torch = import_torch()
+    assert (_outcome(lambda L: TRAINING[name](L, _parameter_with_a_zero_tensor_grad(L)), minigrad)
+            == _outcome(lambda L: TRAINING[name](L, _parameter_with_a_zero_tensor_grad(L)), torch))
