@@ -171,6 +171,7 @@ from ._global_settings import (  # noqa: F401  (torch.pi, torch.set_num_threads,
     set_float32_matmul_precision, get_float32_matmul_precision, set_default_device, get_default_device,
     set_warn_always, is_warn_always_enabled, typename, is_storage, get_device, set_anomaly_enabled)
 from ._creation import empty_permuted  # noqa: F401
+from ._zero_tensor import _efficientzerotensor  # noqa: F401  (zeros without memory, as sgn's gradient)
 from ._ops.deprecated_norms import frobenius_norm, nuclear_norm  # noqa: F401
 from ._linalg_utils import solve, lstsq, eig, _symeig as symeig, matrix_rank  # noqa: F401  (removed: PyTorch's errors)
 from ._dtype import int16 as short  # noqa: F401

@@ -533,7 +533,8 @@ PARAMETERS = {
     "outer": (("input", TENSOR), ("vec2", TENSOR)),
     "cat": (("tensors", TENSORS),), "concat": (("tensors", TENSORS),),
     "stack": (("tensors", TENSORS),),
-    **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn")},
+    **{name: (("size", SIZE),) for name in ("zeros", "ones", "empty", "rand", "randn",
+                                            "_efficientzerotensor")},
     # no tensor arguments, but dtype= is checked
     **{name: () for name in ("tensor", "as_tensor", "full", "arange", "linspace", "eye",
                              "randint", "asarray")},

@@ -79,7 +79,10 @@ def byte(self, memory_format=None):
 
 def data_ptr(self):
     """The memory address of the tensor's first element (views of one tensor share memory:
-    ``x[1:].data_ptr() - x.data_ptr()`` is one element's size)."""
+    ``x[1:].data_ptr() - x.data_ptr()`` is one element's size). A ZeroTensor has no memory: its
+    address is 0, a view of one its offset from there."""
+    if self._zero_tensor_memory is not None:
+        return self.storage_offset() * self._array.itemsize
     return int(self._array.__array_interface__["data"][0])
 
 

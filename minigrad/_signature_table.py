@@ -925,6 +925,9 @@ SYMINT = {'affine_grid_generator': ('size',),
 # PyTorch 2.13 checks them: the order of the keyword arguments is the order in which it reports
 # the first wrong one (torch.empty checks memory_format first); `object data` takes anything
 FACTORY_SIGNATURES = {
+    '_efficientzerotensor': ('tuple of ints size, *, torch.dtype dtype=None, torch.layout layout=None, '
+                             'torch.device device=None, bool? pin_memory=False, bool? '
+                             'requires_grad=False',),
     'asarray': ('object obj, *, torch.dtype? dtype=None, torch.device? device=None, bool? copy=None, '
                 'bool? requires_grad=False',),
     'as_tensor': ('object data, *, torch.dtype dtype=None, torch.device? device=None',),

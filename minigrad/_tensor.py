@@ -26,6 +26,8 @@ from . import _dtype, _memory_format
 from ._dtype import Size
 from ._tensor_str import tensor_repr
 from ._warnings import warn_once
+from ._zero_tensor import zero_tensors_exist as _zero_tensors_exist
+from . import _zero_tensor
 
 
 class device:
@@ -143,12 +145,6 @@ def _wrap(array):
 
 
 _new_object = object.__new__     # (an object without __init__; looked up once, not at every call)
-
-
-def _as_zero_tensor(t):
-    """Mark ``t`` (new zeros) as PyTorch's ZeroTensor: see Tensor._is_zerotensor."""
-    t._zero_tensor_memory = t._array
-    return t
 
 
 # Most tensors are never changed in place and never share memory with a view,
@@ -548,6 +544,8 @@ class Tensor:
                 out._counts_versions = True
         if _FuncTransforms.vmaps:        # the same values: batched if self is
             out._vmap_levels = self._vmap_levels
+        if _zero_tensors_exist and self._zero_tensor_memory is not None:
+            _zero_tensor.as_zero_tensor(out)      # (the same no-memory zeros: see _zero_tensor.py)
         return out
 
     def detach_(self):
@@ -569,6 +567,8 @@ class Tensor:
         out = _wrap(self._array)
         if self._zero_steps:             # (the same memory, stepping the same way)
             out._zero_steps = True
+        if _zero_tensors_exist and self._zero_tensor_memory is not None:
+            _zero_tensor.as_zero_tensor(out)      # (the same no-memory zeros: see _zero_tensor.py)
         return out
 
     @data.setter
@@ -701,12 +701,13 @@ class Tensor:
         return self._base is not None
 
     def _is_zerotensor(self):
-        """True for a gradient PyTorch gives as a "ZeroTensor": zeros that take no memory and
-        may not be changed. ``sgn``'s gradient (of real numbers) is one, so a second-order
-        gradient through ``abs`` reaches a leaf as one. Adding a gradient to it makes a new
-        tensor (nothing is added in place), and a ``.grad`` that is one refuses the next backward.
-        (One holds its array a second time: the engine adds into a gradient's memory only when
-        nothing else holds it, so it never adds into a ZeroTensor's.)"""
+        """True for PyTorch's "ZeroTensor": zeros that take no memory and may not be changed
+        (minigrad/_zero_tensor.py has its rules). ``sgn``'s gradient (of real numbers) is one, and
+        so are products and views of one, so a second-order gradient through ``abs`` reaches a
+        leaf as one. Adding a gradient to it makes a new tensor (nothing is added in place), and
+        a ``.grad`` that is one refuses the next backward. (One holds its array a second time:
+        the engine adds into a gradient's memory only when nothing else holds it, so it never
+        adds into a ZeroTensor's.)"""
         return self._zero_tensor_memory is not None
 
     def stride(self, dim=None):
@@ -745,12 +746,16 @@ class Tensor:
         """The values as (nested) Python numbers; no gradient."""
         if _FuncTransforms.vmaps:
             refuse_inside_vmap("data", self)
+        if self._zero_tensor_memory is not None and self._array.size:    # (no memory to read)
+            raise RuntimeError(_zero_tensor.TOLIST)
         return self._array.tolist()
 
     def numpy(self, force=False):
         """The numpy array behind this tensor (shared memory, not a copy)."""
         if _FuncTransforms.vmaps:
             refuse_inside_vmap("data", self)
+        if self._zero_tensor_memory is not None and not force:      # (no memory to share)
+            raise RuntimeError(_zero_tensor.NUMPY)
         # (only while grad mode is on, as in PyTorch: a custom Function's forward may use it)
         if self.requires_grad and not force and _grad_mode.is_grad_enabled():
             raise RuntimeError(
@@ -929,6 +934,8 @@ class Tensor:
     # _install_methods below makes them methods.
 
     def __setitem__(self, index, value):
+        if _zero_tensors_exist and self._zero_tensor_memory is not None:
+            _zero_tensor.refuse_item_assignment(self, index, value)   # (no memory to write)
         _ops_indexing.setitem(self, index, value)
 
     def __getitem__(self, index):

@@ -1629,8 +1629,7 @@ KINDS = ["leaf", "unary", "view", "binary", "inplace", "inplace_binary", "retain
 KIND_WEIGHTS = [3, 6, 6, 4, 5, 2, 1, 1, 1, 2, 1, 1, 1, 1]
 # operations with a known difference (see test_known_differences): not drawn, so that long runs
 # find new ones
-# (sgn: PyTorch's gradient is a ZeroTensor, see KNOWN_DIFFERENT_PROGRAMS)
-KNOWN_DIFFERENCES = {"sgn", "sgn_"}
+KNOWN_DIFFERENCES = set()
 # the kinds that take a name from a list of variants (the others are named after their kind)
 VARIANTS = {
     "requires_grad_": ["requires_grad_", "requires_grad_", "requires_grad_false"],
@@ -2569,14 +2568,7 @@ def test_known_programs(torch, program):
 
 # Programs that still differ from PyTorch, each as (the reason, the program): when a random
 # program finds a difference that cannot be fixed at once, it goes here.
-KNOWN_DIFFERENT_PROGRAMS = [
-    # PyTorch's gradient of sgn of real numbers is a ZeroTensor (no memory, version 0), and so is
-    # lgamma's product of it, which a leaf keeps as its .grad; minigrad marks sgn's own as one,
-    # but the product is ordinary zeros (README, "Not the same as PyTorch yet")
-    ("sgn's ZeroTensor gradient", [("leaf", (3,), 0, False, True), ("unary", "lgamma", (0,), False, False),
-                                   ("inplace", "sgn_", (1,), False, False),
-                                   ("backward", "backward_gradient", (1,), True, False)]),
-]
+KNOWN_DIFFERENT_PROGRAMS = []
 
 
 def test_known_differences(torch):

@@ -21,6 +21,7 @@ from numpy.lib.array_utils import byte_bounds
 from .._type_names import type_name
 from .._warnings import quietly
 from .._tensor import _NEVER_CHANGED, Tensor, _wrap
+from .._zero_tensor import refuse_change, zero_tensors_exist
 from .._dtype import (scalar_type_name, from_numpy_dtype, result_type, cpp_type_name, check_python_int,
                       checked_scalar)
 from ..autograd.forward_ad import _DualLevel, move_tangent, _with_tangent_of
@@ -38,11 +39,14 @@ METHODS = ("add_", "sub_", "mul_", "div_", "pow_", "clamp_", "clip_", "copy_", "
            "normal_", "uniform_", "bernoulli_", "exponential_")
 
 
-def check_inplace(tensor, overlap_ok=False, others=()):
+def check_inplace(tensor, overlap_ok=False, others=(), copying=False, layout_only=False):
     """PyTorch's rules: a leaf that requires grad can't change in place while recording, nor
-    can some views (views.check_view_inplace); memory seen twice (expand) can't be written.
+    can some views (views.check_view_inplace); a ZeroTensor can't change at all; memory seen
+    twice (expand) can't be written.
 
-    ``others``: the operation's other inputs (x.add_(y) is recorded when y requires grad)."""
+    ``others``: the operation's other inputs (x.add_(y) is recorded when y requires grad);
+    ``copying``: the change is copy_'s (PyTorch refuses a ZeroTensor in other words then);
+    ``layout_only``: only the sizes and steps change (t_, squeeze_, ...), which a ZeroTensor allows."""
     # (an inference tensor outside inference mode is refused by bump_version, once the new
     # values are written, as in PyTorch, whose version counter refuses to count)
     # autograd's rules come first (PyTorch checks them before the operation runs) ...
@@ -59,6 +63,9 @@ def check_inplace(tensor, overlap_ok=False, others=()):
     # (only while recording: under no_grad, as in an optimiser's step, nothing is looked up)
     if others and _State.enabled:
         check_history_kept(*others)
+    # ... then the ZeroTensor's refusal (zeros without memory: see _zero_tensor.py) ...
+    if zero_tensors_exist and not layout_only:
+        refuse_change(tensor, copying)
     # ... then the operation's own: it can't write memory that it sees twice
     if not overlap_ok and _sees_memory_twice(tensor):
         raise RuntimeError(
@@ -878,7 +885,7 @@ def copy_(self, source):
     # x.copy_(x), or a copy from a tensor over exactly the same elements, copies nothing
     # (so it may even write into expanded memory)
     same_data = source is self or _same_elements(self, source)
-    check_inplace(self, overlap_ok=same_data, others=(source,))
+    check_inplace(self, overlap_ok=same_data, others=(source,), copying=True)
     check_history_kept(source)
     if same_data and not needs_grad((self, source)):
         bump_version(self)

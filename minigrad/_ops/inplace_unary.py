@@ -629,7 +629,7 @@ def unsqueeze_(self, dim):
     """Add a size-1 dimension at ``dim`` to this tensor itself (UnsqueezeBackward1)."""
     # PyTorch's rules for in-place changes come before the operation's own checks;
     # only the shape changes, not the memory, so memory seen twice is fine
-    check_inplace(self, overlap_ok=True)
+    check_inplace(self, overlap_ok=True, layout_only=True)
     dim_as_given, dim = dim, shape._normalize_dim(dim, self.ndim + 1)     # (grad_fn._saved_dim shows it)
     unsqueezed = shape._unsqueezed(with_pytorch_steps(self), dim)
     return _reshape_inplace(self, unsqueezed, UnsqueezeBackward1, dim=dim, dim_as_given=dim_as_given)
@@ -638,7 +638,7 @@ def unsqueeze_(self, dim):
 def squeeze_(self, dim=None):
     """Remove size-1 dimensions of this tensor itself (SqueezeBackward3; 4 with a dim, 5 with a
     tuple of dims)."""
-    check_inplace(self, overlap_ok=True)         # first, as for unsqueeze_
+    check_inplace(self, overlap_ok=True, layout_only=True)         # first, as for unsqueeze_
     array = with_pytorch_steps(self)
     if dim is None:
         return _reshape_inplace(self, np.squeeze(array), SqueezeBackward3, input_shape=array.shape)
@@ -672,7 +672,7 @@ class TransposeBackward1(shape.TransposeBackward0):
 
 def t_(self):
     """Transpose this matrix itself (TBackward1): only its strides change, not its memory."""
-    check_inplace(self, overlap_ok=True)
+    check_inplace(self, overlap_ok=True, layout_only=True)
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     return _reshape_inplace(self, with_pytorch_steps(self).T, TBackward1)
@@ -680,7 +680,7 @@ def t_(self):
 
 def transpose_(self, dim0, dim1):
     """Swap dims ``dim0`` and ``dim1`` of this tensor itself (TransposeBackward1)."""
-    check_inplace(self, overlap_ok=True)
+    check_inplace(self, overlap_ok=True, layout_only=True)
     ndim = self.ndim
     dims_as_given = (dim0, dim1)          # (grad_fn._saved_dim0 / _saved_dim1 show them)
     dim0, dim1 = shape._normalize_dim(dim0, ndim), shape._normalize_dim(dim1, ndim)

@@ -10,6 +10,8 @@ import weakref
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from .._zero_tensor import zero_tensors_exist
+from .. import _zero_tensor
 from ..autograd.graph import Node, gets_gradient_edge, keep_settings
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
@@ -306,7 +308,12 @@ def dot(input, other):
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     _check_not_bool(input, "dot")
-    out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
+    # (a product with a ZeroTensor is one, its zeros not computed: see _zero_tensor.py)
+    zero = zero_tensors_exist and _zero_tensor.involved(input, other)
+    product = np.zeros((), input._array.dtype) if zero else np.asarray(np.dot(input._array, other._array))
+    out = result(product, DotBackward0, (input, other))
+    if zero:
+        _zero_tensor.as_zero_tensor(out)
     return _save_operands(kernel_writes("dot", out, input, other), input, other)
 
 

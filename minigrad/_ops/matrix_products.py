@@ -10,6 +10,8 @@ import numpy as np
 
 from .._fused_multiply_add import fma as _fma
 from .._tensor import _wrap, _normalize_dim
+from .._zero_tensor import zero_tensors_exist
+from .. import _zero_tensor
 from .._dtype import cpp_name, cpp_type_name, scalar_type_name
 from .._warnings import stacklevel_outside_minigrad
 from ..autograd.graph import Node, gets_gradient_edge
@@ -76,9 +78,12 @@ def cross(input, other, *, dim=-1):
     a, b = np.broadcast_arrays(input._array, other._array)
     value = _cross_product(a, b, axis)
     # (each saved only when the other's gradient needs it, as PyTorch saves them)
-    return result(np.ascontiguousarray(value), LinalgCrossBackward0, (input, other),
-                  saved=(other if gets_gradient_edge(input) else None, input if gets_gradient_edge(other) else None),
-                  dim=dim)
+    out = result(np.ascontiguousarray(value), LinalgCrossBackward0, (input, other),
+                 saved=(other if gets_gradient_edge(input) else None, input if gets_gradient_edge(other) else None),
+                 dim=dim)
+    if zero_tensors_exist and _zero_tensor.involved(input, other):
+        _zero_tensor.made_zero(out)         # (a product with a ZeroTensor is one: see _zero_tensor.py)
+    return out
 
 
 def _cross_product(a, b, axis):

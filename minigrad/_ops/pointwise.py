@@ -15,7 +15,9 @@ from .._dtype import result_type, cpp_name, wrapped_to, checked_number
 from .. import _dtype
 from .._memory_format import (channels_last, empty_with_steps_of, is_in_format, row_major,
                               with_pytorch_steps, is_non_overlapping_and_dense)
-from .._tensor import Tensor, _wrap, _as_zero_tensor
+from .._tensor import Tensor, _wrap
+from .._zero_tensor import as_zero_tensor as _as_zero_tensor, zero_tensors_exist
+from .. import _zero_tensor
 from ..autograd.graph import Node, FREED, _PLAIN_PAIR, _SETTINGS_KEPT_AS, show_saved_names
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
@@ -489,6 +491,8 @@ def add(input, other, alpha=1):
     Gradient: grad_input = grad; grad_other = alpha * grad (each summed back to its shape where
     it was broadcast).
     """
+    if zero_tensors_exist and _zero_tensor.either_is_zero_tensor(input, other):
+        return _sum_with_zero_tensors(np.add, AddBackward0, input, other, alpha)
     if type(alpha) is not int or alpha != 1:     # (alpha=1.0 is checked: integers refuse it)
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
     return result(_binary(np.add, input, other), AddBackward0, (input, other))
@@ -503,9 +507,35 @@ def sub(input, other, alpha=1):
         alpha = subtracted_alpha(alpha_number("sub", alpha))       # (a wrong alpha is reported first)
     if input._array.dtype.kind == "b" or is_bool(other):
         raise bool_subtraction_error(input, other)
+    if zero_tensors_exist and _zero_tensor.either_is_zero_tensor(input, other):
+        return _sum_with_zero_tensors(np.subtract, SubBackward0, input, other, alpha)
     if type(alpha) is not int or alpha != 1:
         return _with_alpha(np.subtract, SubBackward0, input, other, alpha)
     return result(_binary(np.subtract, input, other), SubBackward0, (input, other))
+
+
+def _sum_with_zero_tensors(ufunc, node_class, input, other, alpha):
+    """``input ± alpha * other`` with a ZeroTensor among them (see _zero_tensor.py), recorded as
+    the ordinary sum or difference is. Of two, PyTorch's is a ZeroTensor again; with one, its
+    kernels give the other operand itself (``z - y``: ``-alpha * y``) without adding 0, so its
+    zeros keep their sign (``z - 0`` is -0.0, where 0.0 - 0 is 0.0)."""
+    if type(alpha) is not int or alpha != 1:
+        out = _with_alpha(ufunc, node_class, input, other, alpha)
+    else:
+        out = result(_binary(ufunc, input, other), node_class, (input, other))
+    if _zero_tensor.is_zero_tensor(input) and _zero_tensor.is_zero_tensor(other):
+        return _zero_tensor.made_zero(out)
+    dtype = out._array.dtype
+    if _zero_tensor.is_zero_tensor(input):
+        values = np.asarray(other._array if isinstance(other, Tensor) else other).astype(dtype)
+        if alpha != 1:
+            values = values * np.asarray(alpha).astype(dtype)
+        if ufunc is np.subtract:
+            values = np.negative(values)
+    else:
+        values = input._array.astype(dtype)
+    out._array = np.broadcast_to(values, out._array.shape).copy()
+    return out
 
 
 def is_bool(value):
@@ -682,7 +712,8 @@ def _times(grad, factor):
     tiny operations that machinery costs more than the product itself). With
     create_graph (or forward mode open) it is the ordinary, recorded ``grad * factor``.
     """
-    if _State.enabled or _DualLevel.open or type(grad) is not Tensor:
+    if _State.enabled or _DualLevel.open or type(grad) is not Tensor or (
+            zero_tensors_exist and grad._zero_tensor_memory is not None):   # (see _zero_tensor.py)
         return grad * factor
     array = grad._array
     number, dtype, converted = _last_number
@@ -733,6 +764,8 @@ def _requires_grad(value):
 
 def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
+    if zero_tensors_exist and _zero_tensor.either_is_zero_tensor(input, other):
+        return _product_with_zero_tensor(input, other)
     array = _binary(np.multiply, input, other, SAVES_OTHER)
     if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
         # (asked after the product, not before: the usual float32 product pays nothing for it)
@@ -750,6 +783,17 @@ def mul(input, other):
         node.save_for_backward(input if node._next_node_1 is not None else None,
                                other if node._next_node_0 is not None else None)
     return out
+
+
+def _product_with_zero_tensor(input, other):
+    """``z * y`` with a ZeroTensor among them: PyTorch's is a ZeroTensor, zeros whatever y holds
+    (see _zero_tensor.py), recorded and saved for backward as mul records any product."""
+    out = result(_zero_tensor.zeros_for(input, other), MulBackward0, (input, other))
+    node = out._grad_fn
+    if node is not None:          # (each input is saved for the other's gradient, as in mul)
+        node.save_for_backward(input if node._next_node_1 is not None else None,
+                               other if node._next_node_0 is not None else None)
+    return _as_zero_tensor(out)
 
 
 class MulBackward1(Node):
@@ -770,7 +814,10 @@ class MulBackward1(Node):
 
 def mul_by_number(input, factor):
     """input * factor, recorded as MulBackward1 (as in PyTorch's derivative formulas)."""
-    return result(in_opmath(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
+    out = result(in_opmath(np.multiply, input, factor), MulBackward1, (input,), other=factor)   # (_saved_other, as PyTorch)
+    if zero_tensors_exist and input._zero_tensor_memory is not None:
+        _zero_tensor.made_zero(out)       # (a product with a ZeroTensor is one: see _zero_tensor.py)
+    return out
 
 
 class SubBackward1(Node):
@@ -840,6 +887,8 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
     if rounding_mode is not _TRUE_DIVISION:
         from .rounding import div_rounded       # (rounding.py builds on this file)
         return div_rounded(input, other, rounding_mode)
+    if zero_tensors_exist and _zero_tensor.either_is_zero_tensor(input, other):
+        return _quotient_with_zero_tensors(input, other)
     if isinstance(input, Tensor) and input._array.dtype is _FLOAT16 and opmath_number(input, other) is not None:
         return _recorded_quotient(in_opmath(np.true_divide, input, other), input, other)
     a_arr, b_arr, dtype = _operand_arrays(input, other)
@@ -854,6 +903,19 @@ def div(input, other, *, rounding_mode=_TRUE_DIVISION):
         check_history_kept(input, other, saves=((1,), (0, 1)))    # (see below)
         raise _broadcast_error(input, other) from None
     return _recorded_quotient(laid_out_as_pytorch(np.asarray(out, dtype=dtype), a_arr, b_arr), input, other)
+
+
+def _quotient_with_zero_tensors(input, other):
+    """``input / other`` with a ZeroTensor among them, as PyTorch's kernel for them gives it (see
+    _zero_tensor.py): ``z / y`` is a ZeroTensor, ``y / z`` ordinary +inf wherever y is (its
+    values unread: even 0 / z and nan / z are +inf), and ``z / z`` ordinary +nan."""
+    quotient = _zero_tensor.zeros_for(input, other)
+    if quotient.dtype.kind not in "fc":     # (integers divide into the default float dtype)
+        quotient = quotient.astype(_dtype.DEFAULT_FLOAT)
+    if not _zero_tensor.is_zero_tensor(other):
+        return _as_zero_tensor(_recorded_quotient(quotient, input, other))
+    quotient[...] = np.nan if _zero_tensor.is_zero_tensor(input) else np.inf
+    return _recorded_quotient(quotient, input, other)
 
 
 def _recorded_quotient(out, input, other):
@@ -887,6 +949,8 @@ class DivBackward1(Node):
 
 def div_by_number(input, divisor):
     """input / divisor for a Python number ``divisor``. Gradient: grad / divisor."""
+    # (an ordinary tensor even of a ZeroTensor: PyTorch's division by a plain number turns one
+    # into ordinary zeros first, unlike its product with one; see _zero_tensor.py)
     return result(in_opmath(np.true_divide, input, divisor), DivBackward1, (input,),
                   other=divisor)   # (_saved_other, as PyTorch)
 
@@ -1815,7 +1879,7 @@ class SgnBackward0(Node):
     def backward(self, grad):
         self.saved_tensors         # (unpacked, so checked for in-place changes, as in PyTorch)
         zeros = _wrap(np.zeros(grad.shape, grad._array.dtype))     # (new zeros in row-major order)
-        return (_as_zero_tensor(zeros),)   # (PyTorch's is a ZeroTensor: see Tensor._is_zerotensor)
+        return (_as_zero_tensor(zeros),)   # (PyTorch's is a ZeroTensor: see _zero_tensor.py)
 
 
 def _zeros_laid_out_like(grad):

@@ -22,6 +22,8 @@ import numpy as np
 
 from .._type_names import type_name
 from .._tensor import Tensor
+from .._zero_tensor import zero_tensors_exist
+from .. import _zero_tensor
 from ..autograd.graph import Node
 from .._dtype import cpp_name
 from .._warnings import warn_once
@@ -218,7 +220,12 @@ def vdot(input, other):
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     _check_not_bool(input, "dot")
-    value = result(np.asarray(np.dot(input._array, other._array)), VdotBackward0, (input, other))
+    # (a product with a ZeroTensor is one, its zeros not computed: see _zero_tensor.py)
+    zero = zero_tensors_exist and _zero_tensor.involved(input, other)
+    product = np.zeros((), input._array.dtype) if zero else np.asarray(np.dot(input._array, other._array))
+    value = result(product, VdotBackward0, (input, other))
+    if zero:
+        _zero_tensor.as_zero_tensor(value)
     kernel_writes("vdot", value, input, other)
     node = value._grad_fn
     if node is not None:

@@ -171,7 +171,7 @@ def as_strided_(self, size, stride, storage_offset=None):
     AsStridedBackward1)."""
     from .inplace import check_inplace                 # lazy: inplace imports shape, as we do
     from .inplace_unary import _reshape_inplace
-    check_inplace(self, overlap_ok=True)         # only the layout changes, not the memory
+    check_inplace(self, overlap_ok=True, layout_only=True)     # only the layout changes, not the memory
     memory, _ = storage_of(self)
     array, offset = _window(self, size, stride, storage_offset, "as_strided_")
     old_array = self._array

@@ -32,6 +32,7 @@ import numpy as np
 from ..autograd.graph import FREED, FREED_MESSAGE, InPlace, Node, connect, gets_gradient_edge, keep_settings, _SETTINGS_KEPT_AS
 from ..autograd.grad_mode import INFERENCE_SAVE_MESSAGE, _State
 from .._tensor import _wrap
+from .._zero_tensor import as_zero_tensor, zero_tensors_exist
 from . import result
 
 
@@ -60,6 +61,8 @@ def register_view(out, base):
         # PyTorch's rules for unbind/split pieces carry over (to a view of a piece without
         # history too: a recorded in-place change of it is refused as for the piece)
         out._multi_output_view = True
+    if zero_tensors_exist and base._zero_tensor_memory is not None:
+        as_zero_tensor(out)           # (a view of a ZeroTensor is one: see _zero_tensor.py)
     return out
 
 

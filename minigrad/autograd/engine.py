@@ -26,7 +26,8 @@ from sys import getrefcount
 import numpy as np
 
 from .. import _tensor      # loaded from the end of _tensor.py, once Tensor and _wrap exist
-from .._tensor import Tensor, _wrap, _NEVER_CHANGED, _as_zero_tensor
+from .._tensor import Tensor, _wrap, _NEVER_CHANGED
+from .._zero_tensor import as_zero_tensor as _as_zero_tensor
 from .._dtype import from_numpy_dtype
 from .._memory_format import contiguous_format
 from .forward_ad import _DualLevel

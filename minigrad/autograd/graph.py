@@ -26,7 +26,9 @@ from .grad_mode import _State, _GradLayout, _inference_tensors_exist, check_not_
 from .anomaly_mode import _Anomaly, record_forward_stack
 from .._functorch import _GradLevels
 from .._warnings import stacklevel_outside_minigrad
-from .._tensor import Tensor, _wrap, _NEVER_CHANGED, _as_zero_tensor
+from .._tensor import Tensor, _wrap, _NEVER_CHANGED
+from .._zero_tensor import as_zero_tensor as _as_zero_tensor
+from .. import _zero_tensor
 from .._memory_format import (contiguous_format, empty_with_steps_of, is_non_overlapping_and_dense,
                               keep_zero_steps, with_pytorch_steps)
 
@@ -812,7 +814,7 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
         _warn_if_layout_differs(variable._grad, variable, "sum recorded")
     else:
         if current._zero_tensor_memory is not None:     # (sgn's gradient kept as .grad: see Tensor._is_zerotensor)
-            raise RuntimeError(ZERO_TENSOR_CHANGED)
+            raise RuntimeError(_zero_tensor.IMMUTABLE)
         try:
             current._array += grad._array
         except ValueError:      # .grad kept the leaf's shape before a squeeze_/unsqueeze_: PyTorch's error
@@ -831,10 +833,6 @@ def accumulate_grad(variable, grad, held_elsewhere=True):
 
 
 _LAYOUT_WARNED = set()      # which of the two sums warned: PyTorch warns once per process for each
-
-# PyTorch's error for a change in place of a ZeroTensor (a .grad that is one, summed into)
-ZERO_TENSOR_CHANGED = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained "
-                       "using .clone() if you want a mutable tensor.")
 
 
 def _warn_if_layout_differs(grad, variable, where):

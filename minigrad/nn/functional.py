@@ -14,6 +14,7 @@ import numpy as np
 
 from .._type_names import type_name
 from .._tensor import Tensor, _wrap, _normalize_dim, shrunk_to_0d
+from .. import _zero_tensor
 from ..autograd.graph import Node
 from ..autograd.grad_mode import is_grad_enabled, _State
 from ..autograd.forward_ad import _DualLevel
@@ -182,8 +183,7 @@ class MseLossBackwardBackward0(_ReductionAsNumber, Node):
                                             for t in (input_t, target_t)):
             # PyTorch's rule divides 2 * self_t * grad_output by N in place, and a missing
             # tangent is its "zero tensor", which refuses to be changed
-            raise RuntimeError("ZeroTensors are immutable. Please use the materialized zero tensor "
-                               "obtained using .clone() if you want a mutable tensor.")
+            raise RuntimeError(_zero_tensor.IMMUTABLE)
         return (_mse_loss_double_backward(input_t * grad, input, self.reduction)
                 - _mse_loss_double_backward(target_t * grad, target, self.reduction)
                 + mse_loss_backward(grad_t, input, target, self.reduction))
