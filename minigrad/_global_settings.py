@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from ._type_names import type_name
-from ._tensor import Tensor, device as _device
+from ._tensor import Tensor, device as _device, check_cpu_device
 
 int_type = type(0)       # (the setters below take PyTorch's parameter name ``int``, hiding Python's)
 
@@ -113,8 +113,12 @@ def get_float32_matmul_precision():
 
 
 def set_default_device(device):
-    """The device new tensors go to by default (minigrad has only the CPU: kept and reported)."""
-    _state["default_device"] = None if device is None else _device(device)
+    """The device new tensors go to by default (minigrad has only the CPU: kept and reported; another
+    device is refused here already, where PyTorch refuses it at the next tensor made)."""
+    if device is not None:
+        device = _device(device)
+        check_cpu_device(device)        # (refused at once: minigrad's factories only make CPU tensors)
+    _state["default_device"] = device
 
 
 def get_default_device():

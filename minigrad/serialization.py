@@ -118,8 +118,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     ``weights_only=False`` unpickles anything (only for files you trust).
     """
     if map_location is not None and str(map_location) != "cpu" and not callable(map_location):
-        from ._tensor import device
-        device(map_location)            # PyTorch's error for a device minigrad lacks
+        from ._tensor import device, check_cpu_device
+        check_cpu_device(device(map_location))      # PyTorch's error for a device minigrad lacks
     if weights_only is None:
         weights_only = True
     if isinstance(f, (str, os.PathLike)):

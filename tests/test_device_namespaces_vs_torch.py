@@ -86,7 +86,11 @@ CUDA_CALLS.update({
 })
 for _argument in (0, 1, -1, "cuda", "cuda:0", "cpu", "cpu:0", "mps", None, 1.5, "xyz"):
     CUDA_CALLS[f"set_device({_argument!r})"] = (lambda a: lambda L: L.cuda.set_device(a))(_argument)
-CUDA_CALLS["set_device(device('cpu'))"] = lambda L: L.cuda.set_device(L.device("cpu"))
+for _argument in ("cpu", "cuda", "cuda:0", "mps"):
+    CUDA_CALLS[f"set_device(device({_argument!r}))"] = (lambda a: lambda L: L.cuda.set_device(L.device(a)))(_argument)
+    CUDA_CALLS[f"device(device({_argument!r}))"] = (lambda a: lambda L: L.cuda.device(L.device(a)).__enter__())(_argument)
+    CUDA_CALLS[f"memory_allocated(device({_argument!r}))"] = (
+        lambda a: lambda L: L.cuda.memory_allocated(L.device(a)))(_argument)
 
 
 @pytest.mark.parametrize("name", sorted(CUDA_CALLS))
@@ -140,10 +144,62 @@ DEVICE_CALLS = {
     "device('xyz')": lambda L: L.device("xyz"),
 }
 
+# torch.device names any device, as in PyTorch; only a tensor sent to one other than the CPU fails
+DEVICE_OBJECTS = {
+    "cuda": lambda L: repr(L.device("cuda")),
+    "cuda:1": lambda L: repr(L.device("cuda:1")),
+    "cuda, 0": lambda L: repr(L.device("cuda", 0)),
+    "type=, index=": lambda L: repr(L.device(type="cuda", index=1)),
+    "cpu, 0": lambda L: repr(L.device("cpu", 0)),
+    "cpu:0": lambda L: repr(L.device("cpu:0")),
+    "cpu, None": lambda L: repr(L.device("cpu", None)),
+    "mps": lambda L: repr(L.device("mps")),
+    "meta": lambda L: repr(L.device("meta")),
+    "a copy": lambda L: repr(L.device(L.device("cuda:1"))),
+    "type and index": lambda L: [L.device("cuda").type, L.device("cuda").index, L.device("cuda:2").index,
+                                 L.device("cpu").index, L.ones(1).device.type, L.ones(1).device.index],
+    "str": lambda L: [str(L.device("cuda:1")), str(L.device("cuda")), str(L.device("cpu", 0))],
+    "equality": lambda L: [L.device("cuda") == L.device("cuda:0"), L.device("cuda:0") == L.device("cuda", 0),
+                           L.device("cpu") == "cpu", L.device("cpu") == L.device("cpu:0"),
+                           L.ones(1).device == L.device("cpu"), L.ones(1).device == L.device("cuda"),
+                           L.device("cuda") != L.device("cpu")],
+    "hash": lambda L: [hash(L.device("cuda:1")) == hash(L.device("cuda", 1)), len({L.device("cpu"), L.device("cpu")})],
+    "pickle": lambda L: repr(__import__("pickle").loads(__import__("pickle").dumps(L.device("cuda:1")))),
+    "cuda:-1": lambda L: L.device("cuda:-1"),
+    "cuda:x": lambda L: L.device("cuda:x"),
+    "cuda, -1": lambda L: L.device("cuda", -1),
+    "cuda, 'x'": lambda L: L.device("cuda", "x"),
+    "index alone": lambda L: L.device(0),
+    "gpu": lambda L: L.device("gpu"),
+    "ones(device=device('cuda'))": lambda L: L.ones(2, device=L.device("cuda")),
+    "ones(device=device('cpu:0'))": lambda L: repr(L.ones(2, device=L.device("cpu:0")).device),
+    "to(device('cuda'))": lambda L: L.ones(2).to(L.device("cuda")),
+    "to(device('cuda:0'), float64)": lambda L: L.ones(2).to(L.device("cuda:0"), L.float64),
+    "to(device=device('cuda'))": lambda L: L.ones(2).to(device=L.device("cuda")),
+    "to(device('cpu', 0))": lambda L: L.ones(2).to(L.device("cpu", 0)).tolist(),
+    "to(device('mps'))": lambda L: L.ones(2).to(L.device("mps")),
+    "cuda(device('cuda'))": lambda L: L.ones(2).cuda(L.device("cuda")),
+    "new_zeros(device=device('cuda'))": lambda L: L.ones(2).new_zeros(1, device=L.device("cuda")),
+    "new_tensor(device=device('cuda'))": lambda L: L.ones(2).new_tensor([1], device=L.device("cuda")),
+    "zeros_like(device=device('cuda'))": lambda L: L.zeros_like(L.ones(1), device=L.device("cuda")),
+    "tensor(device=device('cuda'))": lambda L: L.tensor([1.0], device=L.device("cuda")),
+    "arange(device=device('cuda'))": lambda L: L.arange(3, device=L.device("cuda")),
+    "Module.to(device('cuda'))": lambda L: L.nn.Linear(1, 1).to(L.device("cuda")),
+    "Module.to(device('cpu'))": lambda L: L.nn.Linear(1, 1).to(L.device("cpu")),
+    "Parameter.to(device('cuda'))": lambda L: L.nn.Parameter(L.ones(1)).to(L.device("cuda")),
+}
 
-@pytest.mark.parametrize("name", sorted(DEVICE_CALLS))
+
+@pytest.mark.parametrize("name", sorted(DEVICE_CALLS) + sorted(DEVICE_OBJECTS))
 def test_tensors_sent_to_a_missing_device_fail_as_in_a_cpu_only_build(name):
-    _same_outcome(DEVICE_CALLS[name])
+    _same_outcome(DEVICE_CALLS.get(name) or DEVICE_OBJECTS[name])
+
+
+def test_a_device_chosen_by_availability_is_the_cpu():
+    for L in (minigrad, torch):
+        chosen = L.device("cuda" if L.cuda.is_available() else "cpu")
+        assert (repr(chosen), chosen == L.ones(1).device, L.ones(1).to(chosen).device.type) == (
+            "device(type='cpu')", True, "cpu")
 
 
 # --- torch.backends -----------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ so it answers every question exactly as the CPU-only PyTorch does:
 import collections
 import warnings
 
-from .._tensor import device as _cpu_device_class, _device_error, _DEVICE_TYPES
+from .._tensor import device as torch_device
 
 # advice of minigrad's own, on a line after PyTorch's message
 _HINT = ("\nminigrad hint: minigrad, like a CPU-only PyTorch, has no GPU; run GPU-only lines under "
@@ -190,16 +190,12 @@ def _device_index(device, optional=False):
     None if ``optional`` else a ValueError; another device type is a ValueError."""
     if isinstance(device, int) and not isinstance(device, bool):
         return device
-    if isinstance(device, _cpu_device_class):
-        raise ValueError(f"Expected a cuda device, but got: {device}")
     index = None
-    if isinstance(device, str):
-        kind, colon, number = device.partition(":")
-        if kind not in _DEVICE_TYPES.split(", ") or (colon and not number.isdigit()):
-            raise _device_error(device)     # PyTorch's error for a name that is no device at all
-        if kind != "cuda":
+    if isinstance(device, (str, torch_device)):
+        device = torch_device(device)       # (PyTorch's error for a name that is no device)
+        if device.type != "cuda":
             raise ValueError(f"Expected a cuda device, but got: {device}")
-        index = int(number) if number else None
+        index = device.index
     if index is None and not optional:
         raise ValueError(f"Expected a torch.device with a specified index or an integer, but got:{device}")
     return index
