@@ -555,3 +555,58 @@ def test_the_namespaces_are_where_pytorch_has_them_and_testing_waits_for_its_fir
     for name in ("cuda", "backends", "accelerator", "cpu", "testing"):
         assert getattr(minigrad, name).__name__ == f"minigrad.{name}"
         assert hasattr(torch, name)
+
+
+# --- torch.testing.make_tensor ----------------------------------------------------------------------
+
+def _make_tensor_cases():
+    cases = {}
+    for dtype in ("float16", "float32", "float64", "uint8", "int8", "int16", "int32", "int64", "bool"):
+        small = (0, 2) if dtype in ("bool", "uint8") else (-2.5, 4.5)
+        cases.update({
+            f"{dtype}": (dtype, (3, 5), {}),
+            f"{dtype}_many": (dtype, (40,), {}),
+            f"{dtype}_noncontiguous": (dtype, (2, 3), dict(noncontiguous=True)),
+            f"{dtype}_exclude_zero": (dtype, (30,), dict(exclude_zero=True, **({} if dtype == "bool" else
+                                                                               dict(low=0, high=3)))),
+            f"{dtype}_low_high": (dtype, (7,), dict(low=small[0], high=small[1])),
+            f"{dtype}_outside_the_dtype": (dtype, (7,), dict(low=-1000, high=-500)),
+            f"{dtype}_requires_grad": (dtype, (2,), dict(requires_grad=True)),
+        })
+    cases.update({
+        "float32_huge_range": ("float32", (5,), dict(low=-3e38, high=3e38)),
+        "int64_wide_range": ("int64", (5,), dict(low=-2**62, high=2**62)),
+        "low_equals_high": ("float32", (2, 3), dict(low=1, high=1)),
+        "low_above_high": ("float32", (2, 3), dict(low=2, high=1)),
+        "low_nan": ("float32", (2, 3), dict(low=float("nan"))),
+        "noncontiguous_and_memory_format": ("float32", (2, 3), dict(noncontiguous=True, memory_format="contiguous_format")),
+        "channels_last": ("float32", (2, 3, 4, 5), dict(memory_format="channels_last")),
+        "noncontiguous_one_element": ("float32", (1,), dict(noncontiguous=True)),
+        "shape_as_a_list": ("float32", ([2, 3],), {}),
+        "no_shape": ("float32", (), {}),
+        "on_cuda": ("float32", (2, 3), dict(device="cuda")),
+    })
+    return cases
+
+
+MAKE_TENSOR = _make_tensor_cases()
+
+
+@pytest.mark.parametrize("name", sorted(MAKE_TENSOR))
+def test_make_tensor_draws_what_pytorch_draws(name):
+    """The same seed gives the same tensor (values to the bit, dtype, shape, strides, requires_grad),
+    and the same errors and warnings."""
+    dtype, shape, options = MAKE_TENSOR[name]
+
+    def make(L):
+        keywords = {key: getattr(L, value) if key == "memory_format" else value for key, value in options.items()}
+        keywords.setdefault("device", "cpu")
+        L.manual_seed(0)
+        made = L.testing.make_tensor(*shape, dtype=getattr(L, dtype), **keywords)
+        return [str(made.dtype), tuple(made.shape), made.stride(), made.requires_grad, made.is_contiguous(),
+                made.detach().numpy().tobytes()]
+    _same_outcome(make)
+
+
+def test_make_tensor_needs_a_device():
+    _same_outcome(lambda L: L.testing.make_tensor(2, dtype=L.float32))
