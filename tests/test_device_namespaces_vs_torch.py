@@ -189,6 +189,12 @@ DEVICE_OBJECTS = {
     "Parameter.to(device('cuda'))": lambda L: L.nn.Parameter(L.ones(1)).to(L.device("cuda")),
 }
 
+for _name in ("cuda", "cuda:0", "mps", "meta", "cpu", "cpu:0", "xyz", 0, None, "xpu", "ipu", "hip", "mtia", "lazy",
+              "hpu", "xla", "privateuseone", "opengl"):
+    DEVICE_OBJECTS[f"Generator(device={_name!r})"] = (lambda d: lambda L: repr(L.Generator(device=d).device))(_name)
+DEVICE_OBJECTS["Generator(device=device('cuda'))"] = lambda L: L.Generator(device=L.device("cuda"))
+DEVICE_OBJECTS["Generator().device"] = lambda L: [repr(L.Generator().device), repr(L.default_generator.device)]
+
 
 @pytest.mark.parametrize("name", sorted(DEVICE_CALLS) + sorted(DEVICE_OBJECTS))
 def test_tensors_sent_to_a_missing_device_fail_as_in_a_cpu_only_build(name):
