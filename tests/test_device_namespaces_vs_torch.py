@@ -227,6 +227,7 @@ BACKEND_CALLS = {
         lambda L: L.backends.cuda.matmul.allow_fp16_reduced_precision_reduction,
     "cuda.matmul.allow_bf16_reduced_precision_reduction":
         lambda L: L.backends.cuda.matmul.allow_bf16_reduced_precision_reduction,
+    "cpu.get_cpu_capability": lambda L: L.backends.cpu.get_cpu_capability(),
     "cuda.matmul.unknown": lambda L: L.backends.cuda.matmul.allow_everything,
     "cuda.matmul.unknown=": lambda L: setattr(L.backends.cuda.matmul, "allow_everything", True),
 }
@@ -616,3 +617,20 @@ def test_make_tensor_draws_what_pytorch_draws(name):
 
 def test_make_tensor_needs_a_device():
     _same_outcome(lambda L: L.testing.make_tensor(2, dtype=L.float32))
+
+
+@pytest.mark.parametrize("capability", ["default", "avx512"])
+def test_get_cpu_capability_follows_aten_cpu_capability(capability):
+    """torch.backends.cpu.get_cpu_capability() names the kernels ATEN_CPU_CAPABILITY asks for."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    root = pathlib.Path(__file__).resolve().parent.parent
+    code = ("import minigrad, torch\n"
+            "print(minigrad.backends.cpu.get_cpu_capability(), torch.backends.cpu.get_cpu_capability())")
+    finished = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, PYTHONPATH=str(root), ATEN_CPU_CAPABILITY=capability))
+    assert finished.returncode == 0, finished.stderr
+    ours, theirs = finished.stdout.split()
+    assert ours == theirs == capability.upper()

@@ -6,8 +6,9 @@ cuDNN or Apple GPU (MPS). These modules answer as that build does (``cudnn.is_av
 (``torch.backends.cudnn.deterministic = True``, ``benchmark = False``) are kept and read back,
 though they change nothing in how minigrad computes.
 
+    cpu.py     torch.backends.cpu: get_cpu_capability
     cuda.py    torch.backends.cuda: is_built, matmul.allow_tf32
     cudnn.py   torch.backends.cudnn: is_available, version, enabled, deterministic, benchmark, ...
     mps.py     torch.backends.mps: is_available, is_built
 """
-from . import cuda, cudnn, mps  # noqa: F401
+from . import cpu, cuda, cudnn, mps  # noqa: F401
