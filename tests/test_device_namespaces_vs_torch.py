@@ -83,6 +83,9 @@ CUDA_CALLS.update({
     "device_context_cpu": lambda L: L.cuda.device("cpu"),
     "device_context_mps": lambda L: L.cuda.device("mps"),
     "device_of_a_cpu_tensor": lambda L: L.cuda.device_of(L.ones(1)).__enter__(),
+    "Event": lambda L: L.cuda.Event(enable_timing=True),
+    "stream(None)": lambda L: L.cuda.stream(None).__enter__(),
+    "stream(a cpu stream)": lambda L: L.cuda.stream(L.cpu.Stream()).__enter__(),
 })
 for _argument in (0, 1, -1, "cuda", "cuda:0", "cpu", "cpu:0", "mps", None, 1.5, "xyz"):
     CUDA_CALLS[f"set_device({_argument!r})"] = (lambda a: lambda L: L.cuda.set_device(a))(_argument)

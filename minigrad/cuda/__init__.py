@@ -313,3 +313,29 @@ class Stream:
 
     def __init__(self, device=None, priority=0, **kwargs):
         raise RuntimeError("torch.cuda.Stream requires CUDA support")
+
+
+class Event:
+    """A marker in a GPU stream: none can be made without CUDA (RuntimeError, as in PyTorch)."""
+
+    def __init__(self, enable_timing=False, blocking=False, interprocess=False):
+        raise RuntimeError("Tried to instantiate dummy base class Event")
+
+
+class StreamContext:
+    """``with torch.cuda.stream(s):`` runs the block on GPU stream ``s``. Without CUDA there is no
+    stream to switch to, so the block runs as it would without the ``with``."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        return False
+
+
+def stream(stream):
+    """A ``StreamContext`` for ``stream`` (without CUDA, a ``with`` block that changes nothing)."""
+    return StreamContext(stream)
