@@ -36,22 +36,33 @@ class device:
     name other devices (to print or compare them, as ``torch.device("cuda" if
     torch.cuda.is_available() else "cpu")`` does); a tensor sent to one fails (check_cpu_device)."""
 
-    def __init__(self, type="cpu", index=None):
-        if isinstance(type, device):                # (a copy of another device)
-            type, index = str(type), None
-        if isinstance(type, (int, np.integer)) and not isinstance(type, bool):
-            check_cpu_device(type)        # (an index alone names an accelerator: refused)
-        name = str(type)
+    def __init__(self, *args, **kwargs):
+        """``device('cuda:1')``, ``device('cuda', 1)``, ``device(type='cuda', index=1)``, or a copy
+        of another device; wrong arguments get PyTorch's TypeError (its two signatures)."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], str):
+            which, values = 0, {"device": args[0]}      # (the usual call, read without the parser)
+        else:
+            which, values = _device_signatures().parse(args, kwargs)
+        if which == 0:                      # (a device, its name, or an index alone)
+            name, index = values["device"], None
+            if isinstance(name, device):
+                name = str(name)
+            elif not isinstance(name, str):
+                check_cpu_device(name)      # (an index alone names an accelerator: refused)
+        else:                               # (a type's name, and its index if not None)
+            name, index = values["type"], values["index"]
+            if index == -1 and "index" not in kwargs and len(args) < 2:
+                index = None                # (left out: PyTorch's default, -1, means none)
         error = _unreadable_device_error(name)
         if error is not None:
             raise error
-        kind, _, number = name.partition(":")
-        if index is not None:
-            if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
-                raise TypeError(f"device(): argument 'index' (position 2) must be int, not {type_name(index)}")
-            if index < 0:
-                raise RuntimeError("Device index must not be negative")
-        if number:                        # ('cuda:1': the index is in the name)
+        kind, colon, number = name.partition(":")
+        if which == 1 and colon:
+            raise RuntimeError(f"type (string) must not include an index because index was passed "
+                               f"explicitly: {name}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
+        if number:                          # ('cuda:1': the index is in the name)
             index = number
         self.type = kind
         self.index = None if index is None else int(index)
@@ -75,6 +86,18 @@ class device:
         return device, (str(self),)
 
 
+_DEVICE_SIGNATURES = []
+
+
+def _device_signatures():
+    """torch.device's two signatures, as PyTorch declares them (made at first use: the parser
+    imports this module)."""
+    if not _DEVICE_SIGNATURES:
+        from ._signatures import Signatures
+        _DEVICE_SIGNATURES.append(Signatures("device", "torch.device device", "str type, int? index=-1"))
+    return _DEVICE_SIGNATURES[0]
+
+
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                  "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 
@@ -93,7 +116,7 @@ def _unreadable_device_error(name):
     return None
 
 
-_CPU = device()
+_CPU = device("cpu")
 
 
 def _device_error(name):

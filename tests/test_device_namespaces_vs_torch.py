@@ -147,6 +147,13 @@ DEVICE_CALLS = {
     "device('xyz')": lambda L: L.device("xyz"),
 }
 
+def _saved_and_loaded(L, map_location):
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        L.save({"w": L.ones(2)}, f"{folder}/w.pt")
+        return L.load(f"{folder}/w.pt", map_location=map_location)["w"].tolist()
+
+
 # torch.device names any device, as in PyTorch; only a tensor sent to one other than the CPU fails
 DEVICE_OBJECTS = {
     "cuda": lambda L: repr(L.device("cuda")),
@@ -174,6 +181,22 @@ DEVICE_OBJECTS = {
     "cuda, 'x'": lambda L: L.device("cuda", "x"),
     "index alone": lambda L: L.device(0),
     "gpu": lambda L: L.device("gpu"),
+    "None": lambda L: L.device(None),
+    "a float": lambda L: L.device(1.5),
+    "a list": lambda L: L.device([1]),
+    "no argument": lambda L: L.device(),
+    "three arguments": lambda L: L.device("cuda", 0, 1),
+    "an unknown keyword": lambda L: L.device(type="cuda", idx=0),
+    "device=": lambda L: repr(L.device(device="cuda")),
+    "index twice": lambda L: L.device("cuda:0", 1),
+    "index in type=": lambda L: L.device(type="cuda:1"),
+    "index None": lambda L: repr(L.device("cuda", None)),
+    "index=-1": lambda L: L.device("cuda", index=-1),
+    "index True": lambda L: L.device("cpu", True),
+    "index too large": lambda L: L.device(2**63),
+    "index -1 alone": lambda L: L.device(-1),
+    "unknown type with an index": lambda L: L.device("xyz", 1),
+    "unreadable with an index": lambda L: L.device("cuda:x", 1),
     "ones(device=device('cuda'))": lambda L: L.ones(2, device=L.device("cuda")),
     "ones(device=device('cpu:0'))": lambda L: repr(L.ones(2, device=L.device("cpu:0")).device),
     "to(device('cuda'))": lambda L: L.ones(2).to(L.device("cuda")),
@@ -189,6 +212,8 @@ DEVICE_OBJECTS = {
     "arange(device=device('cuda'))": lambda L: L.arange(3, device=L.device("cuda")),
     "Module.to(device('cuda'))": lambda L: L.nn.Linear(1, 1).to(L.device("cuda")),
     "Module.to(device('cpu'))": lambda L: L.nn.Linear(1, 1).to(L.device("cpu")),
+    "load(map_location={'cuda:0': 'cpu'})": lambda L: _saved_and_loaded(L, {"cuda:0": "cpu"}),
+    "load(map_location=device('cpu'))": lambda L: _saved_and_loaded(L, L.device("cpu")),
     "Parameter.to(device('cuda'))": lambda L: L.nn.Parameter(L.ones(1)).to(L.device("cuda")),
 }
 
