@@ -29,7 +29,7 @@ Where things live (the same places as in PyTorch):
     nn/functional.py      losses and activations            (torch/nn/functional.py)
     nn/modules/*.py       layers: Module, Linear, ...       (torch/nn/modules/)
     optim/*.py            optimizers: SGD, Adam, AdamW      (torch/optim/)
-    cuda/, backends/, accelerator.py, cpu.py  devices: the CPU only (torch/cuda/, torch/backends/, ...)
+    cuda/, backends/, accelerator.py, cpu.py, mps.py, xpu.py  devices: the CPU only (torch/cuda/, ...)
     testing/_comparison.py assert_close                     (torch/testing/_comparison.py)
 """
 __version__ = "0.1.0"
@@ -193,7 +193,7 @@ from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 # devices: like a PyTorch built for the CPU only, minigrad has no CUDA (torch.cuda.is_available() is
 # False); these modules answer as that build does, so tutorials' first lines run unchanged
-from . import cuda, backends, accelerator, cpu  # noqa: F401
+from . import cuda, backends, accelerator, cpu, mps, xpu  # noqa: F401
 from ._op_overloads import ops  # noqa: F401  (torch.ops.aten: the names of PyTorch's operators)
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)

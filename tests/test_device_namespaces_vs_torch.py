@@ -356,6 +356,30 @@ CPU_CALLS = {
     "stream": lambda L: L.cpu.stream(None).__enter__(),
 }
 
+OTHER_GPU_CALLS = {
+    f"{module}.{name}": (lambda module, name: lambda L: getattr(getattr(L, module), name)())(module, name)
+    for module, names in (
+        ("mps", ("is_available", "device_count", "seed", "get_rng_state", "synchronize", "empty_cache",
+                 "current_allocated_memory", "driver_allocated_memory", "recommended_max_memory")),
+        ("xpu", ("is_available", "device_count", "is_initialized", "is_bf16_supported", "seed", "seed_all",
+                 "empty_cache", "memory_allocated", "max_memory_allocated", "init", "current_device",
+                 "synchronize", "get_device_name", "initial_seed", "get_rng_state")))
+    for name in names}
+OTHER_GPU_CALLS.update({
+    "mps.manual_seed": lambda L: L.mps.manual_seed(0),
+    "mps.manual_seed('a')": lambda L: L.mps.manual_seed("a"),
+    "mps.set_rng_state": lambda L: L.mps.set_rng_state(L.get_rng_state()),
+    "xpu.manual_seed": lambda L: L.xpu.manual_seed(0),
+    "xpu.manual_seed('a')": lambda L: L.xpu.manual_seed("a"),
+    "xpu.manual_seed_all": lambda L: L.xpu.manual_seed_all(0),
+    "xpu.set_device": lambda L: L.xpu.set_device(0),
+})
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_GPU_CALLS))
+def test_torch_mps_and_torch_xpu_answer_as_a_build_without_them(name):
+    _same_outcome(OTHER_GPU_CALLS[name])
+
 
 @pytest.mark.parametrize("name", sorted(ACCELERATOR_CALLS))
 def test_torch_accelerator_answers_as_a_cpu_only_build(name):
@@ -384,6 +408,19 @@ print(torch.zeros(2).to(device).device)
     "cuda_mps_or_cpu": """
 device = "cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu"
 print(device)
+""",
+    "every_gpu_kind_or_cpu": """
+if torch.cuda.is_available():
+    device = torch.device("cuda")
+elif torch.xpu.is_available():
+    device = torch.device("xpu")
+elif torch.backends.mps.is_available():
+    device = torch.device("mps")
+else:
+    device = torch.device("cpu")
+torch.mps.manual_seed(0)
+torch.xpu.manual_seed_all(0)
+print(device, torch.ones(1, device=device).device == device)
 """,
     "torch_device": """
 device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
@@ -579,7 +616,7 @@ def test_the_namespaces_are_where_pytorch_has_them_and_testing_waits_for_its_fir
     code = ("import sys, minigrad\n"
             "print('minigrad.testing' in sys.modules, 'testing' in dir(minigrad))\n"
             "print(all(name in sys.modules for name in ('minigrad.cuda', 'minigrad.backends.cudnn',"
-            " 'minigrad.backends.mps', 'minigrad.accelerator', 'minigrad.cpu')))\n"
+            " 'minigrad.backends.mps', 'minigrad.accelerator', 'minigrad.cpu', 'minigrad.mps', 'minigrad.xpu')))\n"
             "minigrad.testing.assert_close(minigrad.ones(2), minigrad.ones(2))\n"
             "import minigrad.testing as again\n"
             "print(again is minigrad.testing, again.assert_close is minigrad.testing.assert_close)\n")
@@ -587,7 +624,7 @@ def test_the_namespaces_are_where_pytorch_has_them_and_testing_waits_for_its_fir
                               env=dict(os.environ, PYTHONPATH=str(root)), timeout=300)
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.split() == ["False", "True", "True", "True", "True"]
-    for name in ("cuda", "backends", "accelerator", "cpu", "testing"):
+    for name in ("cuda", "backends", "accelerator", "cpu", "mps", "xpu", "testing"):
         assert getattr(minigrad, name).__name__ == f"minigrad.{name}"
         assert hasattr(torch, name)
 

@@ -792,14 +792,14 @@ ABSENT_FROM_TORCH = {
         is_distributed is_vulkan_available jit library merge_type_from_type_comment miopen_batch_norm
         miopen_convolution miopen_convolution_add_relu miopen_convolution_relu miopen_convolution_transpose
         miopen_ctc_loss miopen_depthwise_convolution miopen_rnn mkldnn_adaptive_avg_pool2d mkldnn_convolution
-        mkldnn_linear_backward_weights mkldnn_max_pool2d mkldnn_max_pool3d mkldnn_rnn_layer monitor mps mtia
+        mkldnn_linear_backward_weights mkldnn_max_pool2d mkldnn_max_pool3d mkldnn_rnn_layer monitor mtia
         multiprocessing overrides package parse_ir parse_schema parse_type_comment
         prepare_multiprocessing_environment profiler_allow_cudagraph_cupti_lazy_reinit_cuda12
         set_autocast_cache_enabled set_autocast_cpu_dtype set_autocast_cpu_enabled set_autocast_dtype
         set_autocast_enabled set_autocast_gpu_dtype set_autocast_ipu_dtype set_autocast_ipu_enabled
         set_autocast_xla_dtype set_autocast_xla_enabled set_flush_denormal sym_constrain_range
         sym_constrain_range_for_size sym_float sym_fresh_size sym_int sym_ite sym_max sym_min sym_not sym_sqrt
-        sym_sum thread_safe_generator unify_type_list wait while_loop xpu cond classes
+        sym_sum thread_safe_generator unify_type_list wait while_loop cond classes
         classproperty get_file_path cpp AVG SUM AcceleratorError AggregationType AliasDb AnyType Argument
         ArgumentSpec AwaitType BenchmarkConfig BenchmarkExecutionStats Block BoolType BufferDict CallStack
         Capsule ClassType Code CompilationUnit CompleteArgumentSpec ConcreteModuleType ConcreteModuleTypeBuilder
