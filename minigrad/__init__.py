@@ -193,7 +193,8 @@ from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 # devices: like a PyTorch built for the CPU only, minigrad has no CUDA (torch.cuda.is_available() is
 # False); these modules answer as that build does, so tutorials' first lines run unchanged
-from . import cuda, backends, accelerator, cpu, mps, xpu  # noqa: F401
+from . import cuda, backends, accelerator, cpu, mps, xpu, version  # noqa: F401
+from .cuda import OutOfMemoryError  # noqa: F401
 from ._op_overloads import ops  # noqa: F401  (torch.ops.aten: the names of PyTorch's operators)
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)

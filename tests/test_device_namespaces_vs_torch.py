@@ -57,6 +57,10 @@ CUDA_CALLS = {
         "get_device_properties", "current_stream", "default_stream", "mem_get_info", "ipc_collect",
         "get_sync_debug_mode", "current_blas_handle", "_is_compiled", "Stream")}
 CUDA_CALLS.update({
+    "version": lambda L: [L.version.cuda, L.version.hip, L.version.rocm, L.version.xpu, L.version.debug],
+    "version is the package's": lambda L: L.version.__version__ == L.__version__,
+    "OutOfMemoryError": lambda L: [L.cuda.OutOfMemoryError is L.OutOfMemoryError,
+                                   issubclass(L.OutOfMemoryError, RuntimeError), L.OutOfMemoryError.__name__],
     "memory_stats": lambda L: dict(L.cuda.memory_stats()),
     "manual_seed": lambda L: L.cuda.manual_seed(0),
     "manual_seed_all": lambda L: L.cuda.manual_seed_all(0),

@@ -21,7 +21,7 @@ MODULES = [
     "minigrad.distributions.constraint_registry",
     "minigrad.autograd.profiler", "minigrad.autograd.profiler_util", "minigrad.profiler",
     "minigrad.cuda", "minigrad.backends", "minigrad.backends.cuda", "minigrad.backends.cudnn",
-    "minigrad.backends.mps", "minigrad.backends.cpu", "minigrad.accelerator", "minigrad.mps", "minigrad.xpu", "minigrad.cpu", "minigrad.testing",
+    "minigrad.backends.mps", "minigrad.backends.cpu", "minigrad.accelerator", "minigrad.mps", "minigrad.xpu", "minigrad.version", "minigrad.cpu", "minigrad.testing",
 ]
 
 

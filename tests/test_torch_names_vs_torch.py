@@ -808,7 +808,7 @@ ABSENT_FROM_TORCH = {
         ExcludeDispatchKeyGuard ExecutionPlan FatalError FileCheck FloatType FunctionSchema Future FutureType
         GradScaler Gradient Graph GraphExecutorState IODescriptor InferredType IntType InterfaceType
         JITException ListType LiteScriptModule LockingLogger LoggerBase ModuleDict Node NoneType NoopLogger
-        NumberType OperatorInfo OptionalType OutOfMemoryError PRIVATE_OPS ParameterDict PyObjectType
+        NumberType OperatorInfo OptionalType PRIVATE_OPS ParameterDict PyObjectType
         PyTorchFileReader PyTorchFileWriter RRefType ScriptClass ScriptClassFunction ScriptDict
         ScriptDictIterator ScriptDictKeyIterator ScriptFunction ScriptList ScriptListIterator ScriptMethod
         ScriptModule ScriptModuleSerializer ScriptObject ScriptObjectProperty SerializationStorageContext
@@ -818,7 +818,7 @@ ABSENT_FROM_TORCH = {
     # Python modules PyTorch happens to import into its namespace
     "modules torch imports for itself": """
         TYPE_CHECKING USE_GLOBAL_DEPS USE_RTLD_GLOBAL_WITH_LIBTORCH builtins ctypes functools glob importlib
-        inspect math os platform sys textwrap threading torch torch_version types version warnings
+        inspect math os platform sys textwrap threading torch torch_version types warnings
         windows""",
     # storages: a minigrad tensor's memory is a numpy array
     "no storage objects": """

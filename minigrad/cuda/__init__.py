@@ -339,3 +339,9 @@ class StreamContext:
 def stream(stream):
     """A ``StreamContext`` for ``stream`` (without CUDA, a ``with`` block that changes nothing)."""
     return StreamContext(stream)
+
+
+class OutOfMemoryError(RuntimeError):
+    """What PyTorch raises when a device runs out of memory (``torch.OutOfMemoryError``, also
+    ``torch.cuda.OutOfMemoryError``), so that ``except torch.cuda.OutOfMemoryError:`` can be
+    written; minigrad, without a GPU, never raises it."""
