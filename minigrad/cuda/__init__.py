@@ -96,6 +96,16 @@ def seed_all():
     """Seed every GPU's generator with a random number: nothing to seed here."""
 
 
+def initial_seed():
+    """Fails: there is no GPU generator to ask (AssertionError, as in PyTorch)."""
+    raise AssertionError(NOT_COMPILED)
+
+
+def get_rng_state(device="cuda"):
+    """Fails: there is no GPU generator to ask (AssertionError, as in PyTorch)."""
+    raise AssertionError(NOT_COMPILED)
+
+
 def get_rng_state_all():
     """The random states of every GPU: none, []."""
     return []
@@ -111,7 +121,6 @@ def set_rng_state_all(new_states):
     """``set_rng_state`` for each state in ``new_states``."""
     for state in new_states:
         set_rng_state(state)
-
 
 
 # --- memory: nothing allocated, nothing cached ----------------------------------------------------
@@ -248,16 +257,6 @@ def synchronize(device=None):
     raise AssertionError(NOT_COMPILED)
 
 
-def initial_seed():
-    """Fails: there is no GPU generator to ask (AssertionError, as in PyTorch)."""
-    raise AssertionError(NOT_COMPILED)
-
-
-def get_rng_state(device="cuda"):
-    """Fails: there is no GPU generator to ask (AssertionError, as in PyTorch)."""
-    raise AssertionError(NOT_COMPILED)
-
-
 def get_device_name(device=None):
     """Fails: there is no GPU to name (AssertionError, as in PyTorch)."""
     raise AssertionError(NOT_COMPILED)
@@ -307,6 +306,8 @@ def current_blas_handle():
     """Fails: there is no cuBLAS (AssertionError, as in PyTorch)."""
     raise AssertionError(NOT_COMPILED)
 
+
+# --- streams, events, and the error for a full GPU -------------------------------------------------
 
 class Stream:
     """A queue of work on a GPU: none can be made without CUDA (RuntimeError, as in PyTorch)."""
