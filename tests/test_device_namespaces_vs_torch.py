@@ -1,7 +1,9 @@
-"""torch.cuda, torch.backends, torch.accelerator, torch.cpu and torch.testing against PyTorch built for
-the CPU only: return values, exception classes and messages, warnings (and the line they name), the
-switches tutorials set for reproducible runs, the first lines of tutorials that pick a device, and
-assert_close's verdicts and messages for tensors, numbers, sequences and mappings."""
+"""torch.cuda, torch.backends, torch.mps, torch.xpu, torch.accelerator, torch.cpu, torch.version,
+torch.device and torch.testing against PyTorch built for the CPU only: return values, exception
+classes and messages, warnings (and the line they name), the switches tutorials set for reproducible
+runs, the first lines of tutorials that pick a device, devices named and tensors sent to them,
+assert_close's verdicts and messages for tensors, numbers, sequences and mappings, and make_tensor's
+draws to the bit."""
 import contextlib
 import io
 import warnings
