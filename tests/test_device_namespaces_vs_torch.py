@@ -324,6 +324,26 @@ def test_matmul_allow_tf32_is_the_float32_matmul_precision():
     assert seen[0][:6] == [False, "highest", True, "high", False, "highest"]
 
 
+PRECISION_CALLS = {
+    "an int": lambda L: L.set_float32_matmul_precision(1),
+    "None": lambda L: L.set_float32_matmul_precision(None),
+    "bytes": lambda L: (L.set_float32_matmul_precision(b"high"), L.get_float32_matmul_precision())[1],
+    "an unknown name": lambda L: (L.set_float32_matmul_precision("HIGH"), L.get_float32_matmul_precision())[1],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRECISION_CALLS))
+def test_set_float32_matmul_precision_refuses_and_warns_as_pytorch(name):
+    def call(L):
+        with _switches_restored(L):
+            return PRECISION_CALLS[name](L)
+    ours, theirs = _outcome(call, minigrad), _outcome(call, torch)
+    assert ours[0] == theirs[0]
+    # (the warnings' class and text; PyTorch's names a line of its own __init__.py, minigrad's the caller's)
+    assert [w[:2] for w in ours[1]] == [w[:2] for w in theirs[1]]
+    assert all(w[2] == __file__ for w in ours[1])
+
+
 # --- torch.accelerator and torch.cpu --------------------------------------------------------------
 
 ACCELERATOR_CALLS = {
