@@ -29,6 +29,8 @@ Where things live (the same places as in PyTorch):
     nn/functional.py      losses and activations            (torch/nn/functional.py)
     nn/modules/*.py       layers: Module, Linear, ...       (torch/nn/modules/)
     optim/*.py            optimizers: SGD, Adam, AdamW      (torch/optim/)
+    cuda/, backends/, accelerator.py, cpu.py, mps.py, xpu.py  devices: the CPU only (torch/cuda/, ...)
+    testing/_comparison.py assert_close                     (torch/testing/_comparison.py)
 """
 __version__ = "0.1.0"
 
@@ -191,6 +193,10 @@ from ._lobpcg import lobpcg  # noqa: F401
 from . import nn, optim  # noqa: F401
 from . import utils  # noqa: F401
 from ._install_as_torch import install_as_torch  # noqa: F401  (minigrad's own: `import torch` finds minigrad)
+# devices: like a PyTorch built for the CPU only, minigrad has no CUDA (torch.cuda.is_available() is
+# False); these modules answer as that build does, so tutorials' first lines run unchanged
+from . import cuda, backends, accelerator, cpu, mps, xpu, version  # noqa: F401
+from .cuda import OutOfMemoryError  # noqa: F401
 from ._op_overloads import ops  # noqa: F401  (torch.ops.aten: the names of PyTorch's operators)
 from .nn.functional import (  # noqa: F401  (torch.softmax: Tensor.softmax as a function)
     _softmax as softmax, _log_softmax as log_softmax)
@@ -386,12 +392,13 @@ del install_batched_methods, install_batching_functions, _functional
 # Its 48 modules would add about a twentieth of a second to every `import minigrad`, for the few
 # programs that use it; `minigrad.distributions` and `import minigrad.distributions` import it
 # then, and dir(minigrad) lists it all along. (PyTorch's own __init__ imports some of its
-# submodules this way too.)
-_LAZY_SUBMODULES = ("distributions",)
+# submodules this way too.) torch.testing (assert_close) waits for its first use the same way:
+# programs call it in their checks, not on their way to a result.
+_LAZY_SUBMODULES = ("distributions", "testing")
 
 
 def __getattr__(name):
-    """``minigrad.distributions``, imported when first asked for."""
+    """``minigrad.distributions`` and ``minigrad.testing``, imported when first asked for."""
     if name in _LAZY_SUBMODULES:
         import importlib
         return importlib.import_module(f"{__name__}.{name}")

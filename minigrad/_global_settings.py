@@ -11,7 +11,8 @@ import warnings
 import numpy as np
 
 from ._type_names import type_name
-from ._tensor import Tensor, device as _device
+from ._warnings import stacklevel_outside_minigrad
+from ._tensor import Tensor, device as _device, check_cpu_device
 
 int_type = type(0)       # (the setters below take PyTorch's parameter name ``int``, hiding Python's)
 
@@ -100,9 +101,16 @@ def get_deterministic_debug_mode():
 def set_float32_matmul_precision(precision):
     """"highest", "high" or "medium": how exactly float32 matrix products must be computed on
     GPUs (minigrad always computes them in full float32: kept only)."""
+    if isinstance(precision, bytes):        # (PyTorch's parser reads bytes as a str)
+        precision = precision.decode()
+    if not isinstance(precision, str):
+        raise RuntimeError(f"set_float32_matmul_precision expects a str, but got {type_name(precision)}")
     if precision not in ("highest", "high", "medium"):
+        # (PyTorch's text, a missing space included)
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
-                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+                      "setFloat32MatmulPrecision call has no effect. (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/Context.cpp:458.)", UserWarning,
+                      stacklevel=stacklevel_outside_minigrad())
         return
     _state["matmul_precision"] = precision
 
@@ -113,8 +121,12 @@ def get_float32_matmul_precision():
 
 
 def set_default_device(device):
-    """The device new tensors go to by default (minigrad has only the CPU: kept and reported)."""
-    _state["default_device"] = None if device is None else _device(device)
+    """The device new tensors go to by default (minigrad has only the CPU: kept and reported; another
+    device is refused here already, where PyTorch refuses it at the next tensor made)."""
+    if device is not None:
+        device = _device(device)
+        check_cpu_device(device)        # (refused at once: minigrad's factories only make CPU tensors)
+    _state["default_device"] = device
 
 
 def get_default_device():

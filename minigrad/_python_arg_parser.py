@@ -327,7 +327,9 @@ def check_device(device):
         raise RuntimeError("Device index must not be negative" if device < 0 else
                            "Cannot access accelerator device when none is available.")
     if not isinstance(device, str):
-        return              # (a minigrad device: the CPU)
+        from ._tensor import check_cpu_device
+        check_cpu_device(device)        # (a minigrad device: the CPU, or another one's error)
+        return
     if not device:
         raise RuntimeError("Device string must not be empty")
     kind, colon, index = device.partition(":")

@@ -154,7 +154,7 @@ def read_device(device):
     for an index (which names an accelerator: a CPU-only build has none)."""
     from ._tensor import device as cpu_device, check_cpu_device, _device_error, _DEVICE_TYPES
     if device is None or isinstance(device, cpu_device):
-        return None if device is None else "cpu"
+        return None if device is None else device.type
     if not isinstance(device, str):
         check_cpu_device(device)          # (an index: refused)
     kind, colon, index = device.partition(":")

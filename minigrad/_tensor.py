@@ -31,45 +31,105 @@ from . import _zero_tensor
 
 
 class device:
-    """minigrad computes on the CPU only; this mirrors ``torch.device('cpu')``."""
+    """Where a tensor lives: ``torch.device('cpu')``, ``torch.device('cuda:1')``,
+    ``torch.device('cuda', 1)``, with its ``type`` and ``index`` (None when not given).
 
-    def __init__(self, type="cpu"):
-        if isinstance(type, (int, np.integer)) and not isinstance(type, bool):
-            check_cpu_device(type)        # (an index names an accelerator: refused)
-        if str(type) != "cpu":
-            raise _device_error(str(type))
-        self.type = "cpu"
+    minigrad's tensors all live on the CPU. Like a PyTorch built for the CPU only, it can still
+    name other devices (to print or compare them, as ``torch.device("cuda" if
+    torch.cuda.is_available() else "cpu")`` does); a tensor sent to one fails (check_cpu_device)."""
+
+    def __init__(self, *args, **kwargs):
+        """``device('cuda:1')``, ``device('cuda', 1)``, ``device(type='cuda', index=1)``, or a copy
+        of another device; wrong arguments get PyTorch's TypeError (its two signatures)."""
+        if len(args) == 1 and not kwargs and isinstance(args[0], str):
+            which, values = 0, {"device": args[0]}      # (the usual call, read without the parser)
+        else:
+            which, values = _device_signatures().parse(args, kwargs)
+        if which == 0:                      # (a device, its name, or an index alone)
+            name, index = values["device"], None
+            if isinstance(name, device):
+                name = str(name)
+            elif not isinstance(name, str):
+                check_cpu_device(name)      # (an index alone names an accelerator: refused)
+        else:                               # (a type's name, and its index if not None)
+            name, index = values["type"], values["index"]
+            if index == -1 and "index" not in kwargs and len(args) < 2:
+                index = None                # (left out: PyTorch's default, -1, means none)
+        error = _unreadable_device_error(name)
+        if error is not None:
+            raise error
+        kind, colon, number = name.partition(":")
+        if which == 1 and colon:
+            raise RuntimeError(f"type (string) must not include an index because index was passed "
+                               f"explicitly: {name}")
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
+        if number:                          # ('cuda:1': the index is in the name)
+            index = number
+        self.type = kind
+        self.index = None if index is None else int(index)
 
     def __repr__(self):
-        return "device(type='cpu')"
-
-    def __eq__(self, other):
-        return str(other) == "cpu" or isinstance(other, device)
-
-    def __hash__(self):
-        return hash("cpu")
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self):
-        return "cpu"
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        # (a device is never equal to a string, as in PyTorch: compare str(device) or .type)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return device, (str(self),)
 
 
-_CPU = device()
+_DEVICE_SIGNATURES = []
+
+
+def _device_signatures():
+    """torch.device's two signatures, as PyTorch declares them (made at first use: the parser
+    imports this module)."""
+    if not _DEVICE_SIGNATURES:
+        from ._signatures import Signatures
+        _DEVICE_SIGNATURES.append(Signatures("device", "torch.device device", "str type, int? index=-1"))
+    return _DEVICE_SIGNATURES[0]
+
 
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                  "lazy, vulkan, mps, meta, hpu, mtia, privateuseone")
 
+_DEVICE_HINT = "\nminigrad hint: minigrad runs on the CPU only; use 'cpu' (or leave the device out)."
+
+
+def _unreadable_device_error(name):
+    """PyTorch's error for a string that names no device (``'float64'``, ``'gpu'``, ``'cuda:x'``);
+    None for a device's name."""
+    kind, _, index = name.partition(":")
+    if not kind or not all(c.isalpha() or c == "_" for c in kind) or (index and not index.isdigit()):
+        return RuntimeError(f"Invalid device string: '{name}'" + _DEVICE_HINT)    # e.g. to('float64')
+    if kind not in _DEVICE_TYPES.split(", "):
+        return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
+                            f"string: {name}" + _DEVICE_HINT)
+    return None
+
+
+_CPU = device("cpu")
+
 
 def _device_error(name):
     """What PyTorch (built for the CPU only) says about another device."""
-    hint = "\nminigrad hint: minigrad runs on the CPU only; use 'cpu' (or leave the device out)."
-    kind, _, index = name.partition(":")
-    if not kind or not all(c.isalpha() or c == "_" for c in kind) or (index and not index.isdigit()):
-        return RuntimeError(f"Invalid device string: '{name}'" + hint)    # e.g. to('float64')
+    error = _unreadable_device_error(name)
+    if error is not None:
+        return error
+    hint = _DEVICE_HINT
+    kind = name.partition(":")[0]
     if kind == "cuda":
         return AssertionError("Torch not compiled with CUDA enabled" + hint)
-    if kind not in _DEVICE_TYPES.split(", "):
-        return RuntimeError(f"Expected one of {_DEVICE_TYPES} device type at start of device "
-                            f"string: {name}" + hint)
     if kind == "xpu":
         return AssertionError("Torch not compiled with XPU enabled" + hint)
     if kind == "meta":       # PyTorch's meta tensors hold shapes without values; minigrad has none
@@ -83,8 +143,12 @@ def _device_error(name):
 def check_cpu_device(value):
     """Nothing if ``value`` (a device, its name, an index, or None) is the CPU; PyTorch's error
     otherwise (an index names an accelerator: PyTorch built for the CPU has none)."""
-    if value is None or isinstance(value, device):
+    if value is None:
         return
+    if isinstance(value, device):
+        if value.type == "cpu":
+            return
+        raise _device_error(str(value))
     if isinstance(value, (int, np.integer)):
         if not -2**63 <= value < 2**63:
             raise ValueError("Overflow when unpacking long long")
@@ -207,7 +271,7 @@ def _legacy_constructor_array(args, kwargs, dtype=_dtype.float32):
     if set(kwargs) - {"device"}:
         raise _legacy_constructor_error(args, kwargs, dtype)
     if kwargs.get("device") is not None:
-        device(kwargs["device"])
+        check_cpu_device(device(kwargs["device"]))
     if not args:
         return np.zeros((0,), dtype=dtype.numpy_dtype)
     first = args[0]
@@ -313,7 +377,7 @@ class Tensor:
         # _wrap, the hot path, calls object.__new__ and never comes here.)
         if cls is Tensor and _is_alias_call(args, kwargs):
             if kwargs.get("device") is not None:
-                device(kwargs["device"])          # (an unknown device fails as PyTorch's)
+                check_cpu_device(device(kwargs["device"]))    # (another device fails as PyTorch's)
             return _alias(args[0])
         tensor = object.__new__(cls)
         tensor._base = tensor._grad_accumulator = None      # (slots without a default)
@@ -861,7 +925,7 @@ class Tensor:
         copy even when nothing changes, and a ``memory_format``."""
         if len(args) == 1 and not kwargs and isinstance(args[0], _dtype.dtype):   # (the usual calls)
             dtype, copy, memory_format = args[0], False, _memory_format.preserve_format
-        elif len(args) == 1 and not kwargs and (isinstance(args[0], device) or (
+        elif len(args) == 1 and not kwargs and ((isinstance(args[0], device) and args[0].type == "cpu") or (
                 isinstance(args[0], str) and args[0] == "cpu")):
             return self
         else:

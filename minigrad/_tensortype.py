@@ -13,7 +13,8 @@ PyTorch: torch/csrc/tensor/python_tensor.cpp (the metaclass ``torch.tensortype``
 """
 from . import _dtype
 from ._dtype import cpp_type_name
-from ._tensor import Tensor, _alias, _keep_empty_numpy_steps, _legacy_constructor_array, _wrap, device
+from ._tensor import (Tensor, _alias, _keep_empty_numpy_steps, _legacy_constructor_array, _wrap, device,
+                      check_cpu_device)
 
 
 def legacy_constructor(dtype, args, kwargs):
@@ -23,7 +24,7 @@ def legacy_constructor(dtype, args, kwargs):
     dtype)."""
     if len(args) == 1 and isinstance(args[0], Tensor) and not set(kwargs) - {"device"}:
         if kwargs.get("device") is not None:
-            device(kwargs["device"])
+            check_cpu_device(device(kwargs["device"]))
         return _of_a_tensor(dtype, args[0])
     made = _wrap(_legacy_constructor_array(args, kwargs, dtype))
     _keep_empty_numpy_steps(made, args)

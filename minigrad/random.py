@@ -57,11 +57,45 @@ def _mt19937_state(seed32):
     return {"bit_generator": "MT19937", "state": {"key": key, "pos": 624}}
 
 
+# What PyTorch built for the CPU only says when asked for a generator of another device (by
+# device type; the other types are "<TYPE> device type not an accelerator.")
+_NO_GENERATOR = {
+    "xpu": "Cannot get XPU generator without ATen_xpu library.",
+    "mps": "Cannot execute getNewGenerator() without MPS backend.",
+    "mtia": "Cannot execute getNewGenerator() without MTIA backend.",
+    "hip": "Backend doesn`t support getNewGenerator()",
+    "hpu": "Backend doesn`t support getNewGenerator()",
+    "xla": "Cannot get XLA generator without torch_xla library. This error has occurred because you are "
+           "trying to use some XLA functionality, but the XLA library has not been loaded by the dynamic "
+           "linker. You must load xla libraries by `import torch_xla`",
+    "privateuseone": "Please register PrivateUse1HooksInterface by `RegisterPrivateUse1HooksInterface` first.",
+}
+
+
+def _generator_device(device):
+    """The device a Generator is made for: the CPU (None, 'cpu', 'cpu:0', ...: the CPU's generator
+    has no index), else PyTorch's error, as there is no other device here."""
+    from ._tensor import device as torch_device, check_cpu_device
+    if device is None:
+        return torch_device("cpu")
+    if isinstance(device, (int, np.integer)) and not isinstance(device, bool):
+        check_cpu_device(device)            # (an index names an accelerator: refused)
+    kind = torch_device(device).type        # (PyTorch's error for a name that is no device)
+    if kind == "cpu":
+        return torch_device("cpu")
+    if kind == "cuda":
+        # (the same text as for initialising CUDA, but for its first words)
+        from ._python_variable_methods import _CUDA_LIBRARY_MISSING
+        raise RuntimeError("Cannot get CUDA generator without ATen_cuda library."
+                           + _CUDA_LIBRARY_MISSING.partition(".")[2])
+    raise RuntimeError(_NO_GENERATOR.get(kind, f"{kind.upper()} device type not an accelerator."))
+
+
 class Generator:
     """A random number generator (PyTorch's ``torch.Generator``): an mt19937 stream plus a seed."""
 
     def __init__(self, device="cpu"):
-        self.device = device
+        self.device = _generator_device(device)
         self._bits = np.random.MT19937()
         self.manual_seed(_DEFAULT_SEED)
 

@@ -117,9 +117,12 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     ``weights_only`` (default True) refuses files that name anything but plain data;
     ``weights_only=False`` unpickles anything (only for files you trust).
     """
+    if isinstance(map_location, dict):
+        # ({saved location: where to load it}: a minigrad file's tensors were saved on 'cpu')
+        map_location = map_location.get("cpu")
     if map_location is not None and str(map_location) != "cpu" and not callable(map_location):
-        from ._tensor import device
-        device(map_location)            # PyTorch's error for a device minigrad lacks
+        from ._tensor import device, check_cpu_device
+        check_cpu_device(device(map_location))      # PyTorch's error for a device minigrad lacks
     if weights_only is None:
         weights_only = True
     if isinstance(f, (str, os.PathLike)):

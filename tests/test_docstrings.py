@@ -20,6 +20,8 @@ MODULES = [
     "minigrad.distributions", "minigrad.distributions.constraints", "minigrad.distributions.transforms",
     "minigrad.distributions.constraint_registry",
     "minigrad.autograd.profiler", "minigrad.autograd.profiler_util", "minigrad.profiler",
+    "minigrad.cuda", "minigrad.backends", "minigrad.backends.cuda", "minigrad.backends.cudnn",
+    "minigrad.backends.mps", "minigrad.backends.cpu", "minigrad.accelerator", "minigrad.mps", "minigrad.xpu", "minigrad.version", "minigrad.cpu", "minigrad.testing",
 ]
 
 

@@ -8,7 +8,7 @@ inside a Module, the Module sees the type and adds the tensor to
 """
 import inspect
 
-from .._tensor import Tensor, _wrap, device as _device
+from .._tensor import Tensor, _wrap, device as _device, check_cpu_device
 from .._creation import empty
 from .._python_arg_parser import TENSOR_TYPES
 
@@ -196,7 +196,7 @@ class UninitializedTensorMixin:
         """Give the tensor uninitialized memory of ``shape`` (in its dtype, or ``dtype``) and turn
         it into a ``cls_to_become`` (Parameter or Tensor), in place."""
         if device is not None:
-            _device(device)               # only the CPU exists here
+            check_cpu_device(_device(device))     # only the CPU exists here
         if dtype is None:
             dtype = self.dtype
         self.data = empty(shape, dtype=dtype)
@@ -268,7 +268,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
         if device is not None:
-            _device(device)
+            check_cpu_device(_device(device))
         _block_tensor_methods()
         return Parameter.__new__(cls, empty(0, dtype=dtype), requires_grad)
 
@@ -285,7 +285,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
 
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
         if device is not None:
-            _device(device)
+            check_cpu_device(_device(device))
         _block_tensor_methods()
         buffer = Tensor.__new__(cls)
         data = empty(0, dtype=dtype)

@@ -544,7 +544,7 @@ class Module:
         """New, uninitialized storage for every parameter and buffer on ``device`` (only the
         CPU): in PyTorch, how a module built on the 'meta' device gets real memory."""
         if device is not None:
-            _device(device)
+            check_device(_device(device))
         return self._apply(lambda t: _empty_like(t), recurse=recurse)
 
     def share_memory(self):
