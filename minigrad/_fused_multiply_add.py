@@ -102,9 +102,19 @@ def fma64(a, b, c):
 def split(a):
     """float64 ``a`` as high + low, each with at most 26 significant bits (Veltkamp), so that
     a product of two halves is exact."""
+    huge = (np.abs(a) > _SPLIT_LIMIT) & np.isfinite(a)       # (inf stays as it is: see fma64)
+    if huge.any():
+        # (a * splitter would overflow to inf: split a / 2**28 instead, then scale both halves
+        # back; dividing and multiplying by a power of two are exact at these sizes)
+        scale = np.where(huge, 2.0 ** 28, 1.0)
+        high, low = split(a / scale)
+        return high * scale, low * scale
     scaled = a * _VELTKAMP_SPLITTER
     high = scaled - (scaled - a)
     return high, a - high
+
+
+_SPLIT_LIMIT = 2.0 ** 995       # above it, a * _VELTKAMP_SPLITTER (2**27 + 1) can overflow
 
 
 def two_sum(a, b):

@@ -64,6 +64,17 @@ def test_fma_rounds_once(dtype):
     assert np.array_equal(out, expected)
 
 
+def test_fma64_of_numbers_near_the_largest_float64():
+    # Veltkamp's split multiplies by 2**27 + 1, which overflows from about 1e300: such numbers
+    # are split scaled down (uniform_(-5e300, 5e300) goes through here)
+    rng = np.random.default_rng(1)
+    for scale in (1e300, 1e307, 2.0 ** 1000):
+        a, b = rng.standard_normal(300) * scale, rng.standard_normal(300)
+        c = rng.standard_normal(300) * scale
+        assert np.array_equal(fma64(a, b, c), exact_fma(a, b, c, np.float64))
+        assert np.array_equal(fma64(b, a, c), exact_fma(b, a, c, np.float64))
+
+
 def test_float32_tie_that_rounding_twice_gets_wrong():
     # p + alpha * g = 1 + 2**-23 + 2**-24 - 2**-70: float64 rounds it onto the tie at
     # 1 + 2**-23 + 2**-24, which rounding to even takes up; the exact value rounds down

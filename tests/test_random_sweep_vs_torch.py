@@ -168,6 +168,13 @@ def test_uniform_bounds_checked_in_the_dtype(torch, bounds, dtype):
     assert_same(torch, lambda lib: lib.zeros(3, dtype=getattr(lib, dtype)).uniform_(*bounds))
 
 
+@pytest.mark.parametrize("bounds", [(-5e300, 5e300), (-1e308, 1e308), (1e300, 1.7e308)])
+def test_uniform_over_huge_float64_ranges(torch, bounds):
+    # (from + (to - from) * u is one fused multiply-add in PyTorch: its emulation must split
+    # numbers near float64's largest without overflowing)
+    assert_same(torch, lambda lib: lib.zeros(1000, dtype=lib.float64).uniform_(*bounds))
+
+
 @pytest.mark.filterwarnings("ignore:to - 1 is out of bounds")
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("high", [10, 2049, 5000, 70001])
