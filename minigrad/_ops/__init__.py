@@ -91,6 +91,11 @@ operation_observer = None
 
 _new_object = object.__new__
 
+# numpy's module has a __getattr__ (for its old names), and Python (3.11) then reads every
+# ``np.<name>`` the slow way, some 300 machine instructions each: the few names every operation
+# of a graph of tiny tensors uses (and backward's sums) are read once, here.
+_ndarray, _np_add, _np_multiply = np.ndarray, np.add, np.multiply
+
 
 def result(array, node_class, inputs, saved=None, **attributes):
     """Wrap ``array`` as the output tensor; record ``node_class`` if any input requires grad.
@@ -99,7 +104,7 @@ def result(array, node_class, inputs, saved=None, **attributes):
     numbers for inputs that can't require grad); ``saved`` are the values
     backward needs; ``attributes`` are plain settings (dim, shape, ...).
     """
-    if type(array) is not np.ndarray:
+    if type(array) is not _ndarray:
         array = np.asarray(array)     # numpy gives scalars for 0-d results; tensors hold arrays
     out = _wrap(array)
     if vmap_running:              # inside vmap: batched if an input is (see minigrad/_functorch.py)

@@ -22,7 +22,7 @@ from ..autograd.graph import Node, FREED, _PLAIN_PAIR, _SETTINGS_KEPT_AS, show_s
 from ..autograd.grad_mode import _State
 from ..autograd.forward_ad import _DualLevel
 from ..autograd.function import _FuncTransforms
-from . import result, save_result, as_tensor, plain_output
+from . import result, save_result, as_tensor, plain_output, _ndarray, _np_add, _np_multiply
 from .. import _c_library_expf, _sleef_double_pairs, _sleef_float_pairs, _sleef_mathfun, _sleef_pow, _vectorized_loop
 from .views import SAVES_BOTH, SAVES_OTHER, check_history_kept
 from .._python_arg_parser import invalid_combination
@@ -213,7 +213,7 @@ def _binary(ufunc, a, b, saves=None):
         raise _broadcast_error(a, b) from None
     if out.dtype is not dtype and out.dtype != dtype:
         out = out.astype(dtype)
-    elif type(out) is not np.ndarray:       # numpy returns scalars for 0-d inputs
+    elif type(out) is not _ndarray:         # numpy returns scalars for 0-d inputs
         out = np.asarray(out)
     if out.ndim > 1 and not (out.size and
             getattr(a_arr, "flags", out.flags).c_contiguous and getattr(b_arr, "flags", out.flags).c_contiguous
@@ -495,7 +495,7 @@ def add(input, other, alpha=1):
         return _sum_with_zero_tensors(np.add, AddBackward0, input, other, alpha)
     if type(alpha) is not int or alpha != 1:     # (alpha=1.0 is checked: integers refuse it)
         return _with_alpha(np.add, AddBackward0, input, other, alpha)
-    return result(_binary(np.add, input, other), AddBackward0, (input, other))
+    return result(_binary(_np_add, input, other), AddBackward0, (input, other))
 
 
 def sub(input, other, alpha=1):
@@ -721,7 +721,7 @@ def _times(grad, factor):
         # the gradient of a chain such as y = y * 1.0001: a row times the number converted last,
         # which needs none of _binary's work (float16 takes float32's: see in_opmath)
         try:
-            return _wrap(run_quietly(np.multiply, array, converted))   # (quietly without its call)
+            return _wrap(run_quietly(_np_multiply, array, converted))  # (quietly without its call)
         except RuntimeError:
             return _wrap(quietly(np.multiply, array, converted))       # (its context in use elsewhere)
     out = _binary(np.multiply, grad, factor)
@@ -766,7 +766,7 @@ def mul(input, other):
     """input * other elementwise (broadcasting). Gradient: d input = grad * other, d other = grad * input."""
     if zero_tensors_exist and _zero_tensor.either_is_zero_tensor(input, other):
         return _product_with_zero_tensor(input, other)
-    array = _binary(np.multiply, input, other, SAVES_OTHER)
+    array = _binary(_np_multiply, input, other, SAVES_OTHER)
     if array.dtype is _FLOAT16:        # (by a number: again, in float32 as PyTorch, see in_opmath)
         # (asked after the product, not before: the usual float32 product pays nothing for it)
         array = in_opmath(np.multiply, input, other, SAVES_OTHER)

@@ -39,6 +39,7 @@ from .._ops.reduction import _sum_array
 from .._cascade_sum import pytorch_sum
 from .._ops.shape import _make_view
 from .._ops.pointwise import laid_out_as_pytorch
+from .._ops import _ndarray, _np_add
 from ._graph_task import GraphTask
 
 
@@ -356,8 +357,8 @@ def add_to_buffer(buffers, producer, node, output_nr, grad, create_graph, sent_w
         if current._zero_tensor_memory is not None and grad._zero_tensor_memory is not None:
             _as_zero_tensor(total)              # (two ZeroTensors add up to one)
     else:
-        total = np.add(current._array, grad._array)     # (the operator would cost numpy a detour)
-        if type(total) is not np.ndarray:   # two 0-d arrays add up to a numpy scalar, which
+        total = _np_add(current._array, grad._array)    # (the operator would cost numpy a detour)
+        if type(total) is not _ndarray:     # two 0-d arrays add up to a numpy scalar, which
             total = np.asarray(total)       # could not be changed in place later (x.grad.zero_())
         holders = getrefcount(current) - REFS_OF_A_LOCAL        # (besides the name `current`)
         if holders > 1 and len(sent_with) > 1:
