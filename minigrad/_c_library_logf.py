@@ -48,3 +48,21 @@ def logf(x):
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.where(special, np.log(x), out)
     return out.reshape(x.shape)
+
+
+_FLOAT16_DEFAULT_NAN = np.uint16(0xFE00).view(np.float16)      # (sign bit set: x86's default NaN)
+
+
+def c_library_log(x):
+    """log(x) of a float array as PyTorch's kernels that call the C library's log one number at a
+    time (xlogy, kl_div) get it: ``logf`` above for float32, numpy's log for the other dtypes.
+    float16 is computed as float32, so the NaN of a negative number is logf's, with the sign bit
+    set; numpy's own float16 log gives it with the sign bit clear up to 2.1 (Colab's 2.0 among
+    them) and set in 2.4, so it is put in explicitly."""
+    x = np.asarray(x)
+    if x.dtype == np.float32:
+        return logf(x)
+    out = np.log(x)
+    if x.dtype == np.float16:
+        out = np.where(x < 0, _FLOAT16_DEFAULT_NAN, out)
+    return out

@@ -4,7 +4,9 @@ newest), checked against PyTorch on whichever numpy runs the tests.
 numpy 2.1 made ``np.power`` take shortcuts for a few exponents (x * x for 2, 1 / x for -1,
 sqrt for 0.5); numpy 2.0 calls the C library's pow for them, which differs from PyTorch in the
 last bit and at -inf and -0. minigrad takes PyTorch's steps itself, so the results agree on
-every numpy. And the library tests must still collect where PyTorch is not installed (the
+every numpy. NaNs too: numpy 2.0's and 2.1's float16 log of a negative number is a NaN with
+the sign bit clear (2.4's: set, as PyTorch's), and where both factors are NaN, numpy 2.0's
+vector multiply keeps the other NaN than 2.4's; minigrad puts PyTorch's NaNs in itself. And the library tests must still collect where PyTorch is not installed (the
 differential ones skip, or fail in CI), so no test module imports torch directly.
 """
 import ast
@@ -57,6 +59,20 @@ def test_integer_tensor_to_minus_one_is_pytorchs():
     mine, theirs = minigrad.tensor(x) ** -1.0, torch.tensor(x) ** -1.0
     assert str(mine.dtype) == str(theirs.dtype) == "torch.float32"
     assert_same_bits(mine.numpy(), theirs.numpy())
+
+
+def same_nan_signs(mine, theirs):
+    """The NaNs are at the same places, with the same sign bits."""
+    nans = np.isnan(theirs)
+    return (np.isnan(mine) == nans).all() and (np.signbit(mine[nans]) == np.signbit(theirs[nans])).all()
+
+
+def test_float16_xlogy_and_kl_div_of_negative_numbers_give_pytorchs_nans():
+    y = np.linspace(-3, 3, 64).astype(np.float16)          # (a whole vector of numbers and more)
+    x = np.linspace(-2, 2, 64).astype(np.float16)
+    for call in (lambda L: L.xlogy(L.tensor(x), L.tensor(y)), lambda L: L.xlogy(2.5, L.tensor(y)),
+                 lambda L: L.nn.functional.kl_div(L.tensor(x), L.tensor(y), reduction="none")):
+        assert same_nan_signs(call(minigrad).numpy(), call(torch).numpy())
 
 
 def test_no_test_module_imports_torch_directly():

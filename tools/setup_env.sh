@@ -25,6 +25,9 @@
 #                         set it empty to skip PyTorch (its tests then skip).
 #   MINIGRAD_TORCH_INDEX  package index of PyTorch's CPU builds (default
 #                         https://download.pytorch.org/whl/cpu; empty: PyPI).
+#   MINIGRAD_PIN          one more pip requirement installed with the packages, e.g.
+#                         numpy==2.0.2 for the oldest numpy pyproject.toml allows (what
+#                         Google Colab ships; the notebook matrix's 3.12:numpy==2.0.2).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -35,6 +38,7 @@ VENV=${VENV:-.venv}
 PYTHON=${PYTHON:-python3}
 MINIGRAD_TORCH=${MINIGRAD_TORCH-torch==2.13.0}
 MINIGRAD_TORCH_INDEX=${MINIGRAD_TORCH_INDEX-https://download.pytorch.org/whl/cpu}
+MINIGRAD_PIN=${MINIGRAD_PIN:-}
 LOG="$VENV/pip-install.log"
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -103,7 +107,7 @@ ensure_venv() {
 
 fingerprint() {
     # Anything that changes what `$1` installs goes in here.
-    "$VENV/bin/python" - "$1" "$MINIGRAD_TORCH" "$MINIGRAD_TORCH_INDEX" <<'PY'
+    "$VENV/bin/python" - "$1" "$MINIGRAD_TORCH" "$MINIGRAD_TORCH_INDEX" "$MINIGRAD_PIN" <<'PY'
 import hashlib, sys
 h = hashlib.sha256()
 for name in ("pyproject.toml", "tools/setup_env.sh"):
@@ -157,12 +161,15 @@ ensure_packages() {
     if stamp_ok "$MODE" || { [ "$MODE" = lab ] && stamp_ok test; }; then
         return
     fi
-    local started=$SECONDS extra=".[course]" more=()
+    local started=$SECONDS extra=".[course]" more=() pin=()
     [ "$MODE" = test ] && extra=".[test]"
+    # (the pin goes into every install below, so that no step brings in another version)
+    [ -n "$MINIGRAD_PIN" ] && pin=("$MINIGRAD_PIN")
     if [ "$MODE" = notebooks ]; then
         extra="."
         mapfile -t more < <(notebook_requirements)
         [ ${#more[@]} -ge 3 ] || die "could not read the course and test extras from pyproject.toml"
+        more+=("${pin[@]}")
     fi
     if [ ${#more[@]} -gt 0 ]; then
         say "installing ${more[*]} into $VENV ..."
@@ -174,7 +181,7 @@ ensure_packages() {
     local lock
     exec {lock}<pyproject.toml
     if command -v flock >/dev/null 2>&1; then flock "$lock"; fi
-    quiet_pip install --quiet -e "$extra" || die "pip install -e $extra failed (full log: $LOG)"
+    quiet_pip install --quiet -e "$extra" "${pin[@]}" || die "pip install -e $extra ${pin[*]} failed (full log: $LOG)"
     exec {lock}<&-
     if [ "$MODE" = test ]; then
         install_torch || { say "packages installed in $((SECONDS - started)) s"; return; }

@@ -176,11 +176,11 @@ def logaddexp2(input, other):
 # --- xlogy: x * log(y), 0 where x = 0 ---------------------------------------------------------
 
 def _xlogy_array(x, y, dtype):
-    """x * log(y), 0 where x is 0 (unless y is nan); float32's log is the C library's logf, as
-    PyTorch's one-number kernel calls it."""
+    """x * log(y), 0 where x is 0 (unless y is nan); the log is the C library's, as PyTorch's
+    one-number kernel calls it (glibc's logf for float32)."""
     y = np.asarray(y, dtype=dtype)
     with np.errstate(divide="ignore", invalid="ignore"):
-        log = _c_library_logf.logf(y) if np.dtype(dtype) == np.float32 else np.log(y)
+        log = _c_library_logf.c_library_log(y)
         product = np.multiply(x, log, dtype=dtype)
         # 0 * log(0) counts as 0 (the limit of x log x), but nan in y stays nan
         return np.where((np.asarray(x) == 0) & ~np.isnan(y), np.asarray(0, dtype), product)

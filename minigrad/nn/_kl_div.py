@@ -45,9 +45,9 @@ class XlogyBackward0(Node):
 def _xlogy(x, y):
     """x * log(y), 0 where x == 0 (unless y is nan), as torch.xlogy."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        # PyTorch's kernel takes the C library's float32 log (glibc's logf, followed bit for
+        # PyTorch's kernel takes the C library's log (glibc's logf for float32, followed bit for
         # bit); numpy's own float32 log misses it in the last bit now and then
-        log_y = _c_library_logf.logf(y) if y.dtype == np.float32 else np.log(y)
+        log_y = _c_library_logf.c_library_log(y)
         out = np.asarray(x * log_y)
     return np.where((x == 0) & ~np.isnan(y), out.dtype.type(0), out)
 

@@ -66,8 +66,12 @@ def _mish_backward_float32(g, x, exp, log1p, tanh):
     with np.errstate(over="ignore", invalid="ignore"):
         s = one / (one + exp(-x))
         t = tanh(log1p(exp(x)))
-        # (the slope first: where both are NaN, the product keeps the slope's NaN, as PyTorch's)
-        return _fma(x * s, _fma(-t, t, one), t) * g
+        slope = _fma(x * s, _fma(-t, t, one), t)
+        out = slope * g
+    # Where both are NaN, PyTorch's product keeps the slope's NaN. numpy's multiply keeps one
+    # or the other depending on its version (2.0 and 2.4 differ) and on where in the array the
+    # number lies, so the slope's NaN is put in explicitly.
+    return with_bits(out, np.isnan(slope), slope.view(np.uint32))
 
 
 def _mish_backward_float32_vectorized(g, x):
@@ -124,7 +128,12 @@ def _mish_float32_vectorized(x):
     with np.errstate(over="ignore", invalid="ignore"):
         out = x * _sleef_float_pairs.tanh(_sleef_float_pairs.log1p(_sleef_mathfun.exp(x)))
     in_second_vector = np.arange(x.size).reshape(x.shape) % 16 >= 8      # (a step: 2 vectors of 8)
-    return with_bits(out, np.isnan(x) & in_second_vector, ALL_ONES_NAN[4])
+    nans = np.isnan(x)
+    # (x's NaN, made quiet, put in explicitly: when both factors are NaN, which one numpy's
+    # multiply keeps depends on its version and on where in the array the number lies)
+    quiet_bit = np.uint32(0x0040_0000)
+    out = with_bits(out, nans & ~in_second_vector, x.view(np.uint32) | quiet_bit)
+    return with_bits(out, nans & in_second_vector, ALL_ONES_NAN[4])
 
 
 def _mish_float32_scalar(x):
