@@ -2695,6 +2695,38 @@ def mech_tensor_hook_changes_dtype_or_shape(L):
     return outcomes
 
 
+# ================================================================================================
+# gradgradcheck's random grad_outputs ("Double Backward with Custom Functions")
+# ================================================================================================
+
+@program
+def gradgradcheck_draws_from_the_seeded_generator(L):
+    """gradgradcheck makes its grad_outputs with the global generator (uniform in [-1, 1)): the
+    draws after it, and the Jacobians a failing check prints, are PyTorch's."""
+    L.manual_seed(0)
+    x = L.rand(3, 3, dtype=L.float64, requires_grad=True)
+    passed = L.autograd.gradgradcheck(lambda t: t ** 2, x)
+    passed_non_contiguous = L.autograd.gradgradcheck(lambda t: t ** 3, x, gen_non_contig_grad_outputs=True)
+
+    class ExpSavedOnCtx(L.autograd.Function):
+        """Keeps exp(x) on ctx, not through save_for_backward: its backward has no graph."""
+        @staticmethod
+        def forward(ctx, t):
+            ctx.result = t.exp()
+            return ctx.result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.result
+
+    try:
+        L.autograd.gradgradcheck(ExpSavedOnCtx.apply, x)
+        message = None
+    except Exception as error:
+        message = (type(error).__name__, str(error).split("analytical")[0])
+    return passed, passed_non_contiguous, message, L.rand(4)
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
@@ -2715,3 +2747,4 @@ def test_a_model_sent_to_meta_explains_what_to_do():
     first, hint = str(caught.value).split("\n")
     assert first == "PyTorch is not linked with support for meta devices"
     assert hint.startswith("minigrad hint:") and "functional_call" in hint
+
