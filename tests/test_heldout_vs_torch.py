@@ -2727,6 +2727,29 @@ def gradgradcheck_draws_from_the_seeded_generator(L):
     return passed, passed_non_contiguous, message, L.rand(4)
 
 
+# ================================================================================================
+# vmap of a vjp_fn inside a vmap (the neural tangent kernel tutorial's "NTK-vector products")
+# ================================================================================================
+
+@program
+def vjp_fn_vmapped_inside_a_vmap(L):
+    """A vjp taken per sample of an outer vmap, its vjp_fn then vmapped over a basis of
+    cotangents (an inner vmap), each row pushed forward again with jvp."""
+    func = L.func
+    w = T(L, 3)
+
+    def ntk_rows(x):
+        _, vjp_fn = func.vjp(lambda p: (p * x).sin() * 2, w)
+
+        def one_row(cotangent):
+            pulled, = vjp_fn(cotangent)
+            return func.jvp(lambda p: (p * x).sin(), (w,), (pulled,))[1]
+        return func.vmap(one_row)(L.eye(3))
+
+    x = T(L, 4, 3, seed=1)
+    return func.vmap(ntk_rows)(x), func.vmap(func.vmap(ntk_rows))(x.view(2, 2, 3))
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
