@@ -2695,6 +2695,61 @@ def mech_tensor_hook_changes_dtype_or_shape(L):
     return outcomes
 
 
+# ================================================================================================
+# gradgradcheck's random grad_outputs ("Double Backward with Custom Functions")
+# ================================================================================================
+
+@program
+def gradgradcheck_draws_from_the_seeded_generator(L):
+    """gradgradcheck makes its grad_outputs with the global generator (uniform in [-1, 1)): the
+    draws after it, and the Jacobians a failing check prints, are PyTorch's."""
+    L.manual_seed(0)
+    x = L.rand(3, 3, dtype=L.float64, requires_grad=True)
+    passed = L.autograd.gradgradcheck(lambda t: t ** 2, x)
+    passed_non_contiguous = L.autograd.gradgradcheck(lambda t: t ** 3, x, gen_non_contig_grad_outputs=True)
+
+    class ExpSavedOnCtx(L.autograd.Function):
+        """Keeps exp(x) on ctx, not through save_for_backward: its backward has no graph."""
+        @staticmethod
+        def forward(ctx, t):
+            ctx.result = t.exp()
+            return ctx.result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.result
+
+    try:
+        L.autograd.gradgradcheck(ExpSavedOnCtx.apply, x)
+        message = None
+    except Exception as error:
+        message = (type(error).__name__, str(error).split("analytical")[0])
+    return passed, passed_non_contiguous, message, L.rand(4)
+
+
+# ================================================================================================
+# vmap of a vjp_fn inside a vmap (the neural tangent kernel tutorial's "NTK-vector products")
+# ================================================================================================
+
+@program
+def vjp_fn_vmapped_inside_a_vmap(L):
+    """A vjp taken per sample of an outer vmap, its vjp_fn then vmapped over a basis of
+    cotangents (an inner vmap), each row pushed forward again with jvp."""
+    func = L.func
+    w = T(L, 3)
+
+    def ntk_rows(x):
+        _, vjp_fn = func.vjp(lambda p: (p * x).sin() * 2, w)
+
+        def one_row(cotangent):
+            pulled, = vjp_fn(cotangent)
+            return func.jvp(lambda p: (p * x).sin(), (w,), (pulled,))[1]
+        return func.vmap(one_row)(L.eye(3))
+
+    x = T(L, 4, 3, seed=1)
+    return func.vmap(ntk_rows)(x), func.vmap(func.vmap(ntk_rows))(x.view(2, 2, 3))
+
+
 # Mismatches whose fix lies in files outside this test's subject (see the reasons).
 KNOWN_OUTSIDE = {
 }
@@ -2715,3 +2770,4 @@ def test_a_model_sent_to_meta_explains_what_to_do():
     first, hint = str(caught.value).split("\n")
     assert first == "PyTorch is not linked with support for meta devices"
     assert hint.startswith("minigrad hint:") and "functional_call" in hint
+

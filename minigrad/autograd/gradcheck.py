@@ -152,13 +152,17 @@ def _forward_mode_matches(func, inputs, numerical, rtol, atol, raise_exception):
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True, **ignored):
+                  gen_non_contig_grad_outputs=False, raise_exception=True, **ignored):
     """gradcheck of the *gradient* of ``func``: checks second derivatives (create_graph=True)."""
     inputs, diff = _tensor_inputs(inputs)
     outs = _outputs(func, inputs)
     if grad_outputs is None:
-        rng = np.random.default_rng(0)
-        grad_outputs = tuple(_wrap(rng.standard_normal(o._array.shape)).to(o.dtype).requires_grad_(True)
+        # PyTorch draws the random grad_outputs from the global generator, uniform in [-1, 1)
+        # (make_tensor), so a seeded program checks with the same numbers, consumes the same
+        # draws, and a failing check prints the same Jacobians.
+        from ..testing import make_tensor
+        grad_outputs = tuple(make_tensor(o.shape, dtype=o.dtype, device=o.device, low=-1, high=1,
+                                         requires_grad=True, noncontiguous=gen_non_contig_grad_outputs)
                              for o in outs)
     grad_outputs = tuple(grad_outputs)
     n = len(inputs)

@@ -547,6 +547,9 @@ def vjp(func, *primals, has_aux=False):
             raise RuntimeError(
                 "Expected pytree structure of cotangents to be the same as pytree structure of "
                 f"outputs to the function. cotangents: {cot_spec}, primal output: {out_spec}")
+        newer = _batched_by_a_newer_vmap(cot_leaves, fresh)
+        if newer is not None:
+            return _vjp_per_sample_of(newer, vjp_fn, cot_leaves, cot_spec)
         with enable_grad():
             grads = _grads(out_leaves, fresh, list(cot_leaves), by_vjp=True)
         grads = _finish(grads, fresh)     # (a cotangent that requires grad keeps its graph)
@@ -560,6 +563,37 @@ def vjp(func, *primals, has_aux=False):
 
 # inside vmap, on the whole batch as grad (every primal is differentiated)
 vjp = _per_sample_inside_batched_vmap(vjp, _differentiates_whole_batch(None, first=1))
+
+
+def _batched_by_a_newer_vmap(cot_leaves, fresh):
+    """The first cotangent batched by a vmap opened after the one batching the primals
+    (``vmap(vjp_fn)`` inside a vmap, as in the neural tangent kernel tutorial), or None."""
+    if not (fresh and isinstance(fresh[0], BatchedTensor)):
+        return None                  # (not nested: the whole-batch backward takes any cotangent)
+    for leaf in cot_leaves:
+        if isinstance(leaf, BatchedTensor) and leaf._level > fresh[0]._level:
+            return leaf
+    return None
+
+
+def _vjp_per_sample_of(newer, vjp_fn, cot_leaves, cot_spec):
+    """vjp_fn of each sample of the newer vmap's batch, stacked back into that batch: one
+    backward pass per sample, as jacrev takes one per row (the whole-batch backward below
+    differentiates for the primals' vmap only)."""
+    level, size = newer._level, newer._value.shape[newer._bdim]
+
+    def sample(leaf, k):
+        if isinstance(leaf, BatchedTensor) and leaf._level == level:
+            return leaf._value.select(leaf._bdim, k)
+        return leaf                  # (the same for every sample)
+
+    results = [vjp_fn(tree_unflatten([sample(leaf, k) for leaf in cot_leaves], cot_spec))
+               for k in range(size)]
+    flat = [tree_flatten(result)[0] for result in results]
+    spec = tree_flatten(results[0])[1]
+    stacked = [BatchedTensor(dispatch("stack", stack, ([f[j] for f in flat],), {}), 0, level)
+               for j in range(len(flat[0]))]
+    return tree_unflatten(stacked, spec)
 
 
 def _jvp_on_whole_batch(args):
