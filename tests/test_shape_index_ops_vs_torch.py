@@ -643,3 +643,43 @@ def test_index_reduce_positions_checked_as_pytorchs_kernel(torch, shape, dim, in
 def test_index_fill_and_copy_into_a_dim_of_size_0(torch, make):
     # the slices of step 0 the kernel views first need memory only when none of them is empty
     same(torch, make)
+
+
+# --- the scatters' and gather's shape checks, in PyTorch's order: none for an empty index; self's
+# dims, then index's sizes against self's and (if those fit) src's, which src is asked for dim by
+# dim, then src's dims, then the sizes' message (numpy's errors leaked before) ---
+
+_INDEX_SHAPES = [(), (1,), (2,), (0,), (1, 1), (0, 1), (1, 0), (2, 2), (1, 3)]
+_SRC_SHAPES = [(), (1,), (2,), (1, 1), (2, 2), (3, 3), (1, 1, 1)]
+
+
+@pytest.mark.parametrize("operation", ["scatter", "scatter_add", "scatter_reduce", "scatter_reduce_add_",
+                                       "scatter_value", "gather"])
+@pytest.mark.parametrize("self_shape", [(3,), (3, 3), (), (1,)])
+@pytest.mark.parametrize("index_shape", _INDEX_SHAPES)
+def test_scatter_and_gather_shape_checks_in_pytorchs_order(torch, operation, self_shape, index_shape):
+    def program(lib, src_shape):
+        x, i, s = lib.ones(self_shape), lib.zeros(index_shape, dtype=lib.long), lib.full(src_shape, 2.)
+        return {"scatter": lambda: x.scatter(0, i, s), "scatter_add": lambda: x.scatter_add(0, i, s),
+                "scatter_reduce": lambda: x.scatter_reduce(0, i, s, "amax"),
+                "scatter_reduce_add_": lambda: x.scatter_(0, i, s, reduce="add"),
+                "scatter_value": lambda: x.scatter(0, i, 2.), "gather": lambda: x.gather(0, i)}[operation]()
+    for src_shape in _SRC_SHAPES if operation not in ("scatter_value", "gather") else [()]:
+        same(torch, lambda lib: program(lib, src_shape))
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0]), L.ones(1, dtype=L.float64), "sum"),
+    lambda L: L.ones(1, 3).expand(2, 3).scatter_reduce_(0, L.tensor([[0]]), L.ones(1, 1, dtype=L.float64), "prod"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0.]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(2, L.tensor([0]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([[0]]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0, 0]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0]), L.ones(1, 1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0]), L.ones(1), "max"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([7]), L.ones(1), "sum"),
+])
+def test_scatter_reduce_into_expanded_memory_checks_its_arguments_first(torch, make):
+    # dim, the dtypes and the shapes come before the refusal to write into expanded memory; the
+    # reduction's name and the positions after it
+    same(torch, make)

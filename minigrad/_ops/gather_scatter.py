@@ -32,9 +32,13 @@ def _check_index(function, index, input, dim, src=None):
     if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
         # (before the shapes, as PyTorch checks; scatter_add's check is scatter's, message included)
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if not index._array.size:
+        return                  # (PyTorch checks no shapes for an empty index: nothing to do)
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         named = "self" if function.startswith("scatter") else "input"     # (gather's is "input")
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {named} tensor")
+    if isinstance(src, Tensor):
+        _check_src_dims(index, input, dim, src)
     src_sizes = (src.shape if src.ndim else (1,)) if isinstance(src, Tensor) else None   # (0-d: one element)
     if src_sizes is not None and len(src_sizes) == max(index.ndim, 1):
         # scatter with a src tensor checks self and src at once, with one message
@@ -52,6 +56,22 @@ def _check_index(function, index, input, dim, src=None):
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
                 f"no larger than self {list(input.shape)} apart from dimension {dim}")
+
+
+def _check_src_dims(index, input, dim, src):
+    """PyTorch's scatters compare index's sizes with self's, then (if those fit) with src's,
+    dim by dim, asking src for each size (a src with fewer dims has none to give: an IndexError);
+    then they refuse a src with another number of dims than index, before any size message."""
+    self_sizes_fit = all(d == dim or index.shape[d] <= input.shape[d] for d in range(index.ndim))
+    if self_sizes_fit:
+        for d in range(index.ndim):
+            if src.ndim and d >= src.ndim:
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-src.ndim}, "
+                                 f"{src.ndim - 1}], but got {d})")
+            if index.shape[d] > (src.shape[d] if src.ndim else 1):
+                break               # (a size that does not fit: said below)
+    if max(src.ndim, 1) != max(index.ndim, 1):          # (a 0-d tensor counts as 1-d)
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
 
 
 def _positions(index_array, dim, size):
@@ -96,7 +116,10 @@ def gather(input, dim, index, *, sparse_grad=False):
         _positions(index._array.reshape(-1), 0, 1)       # (which holds only 0s: a 1-d one too)
         return result(np.full(index._array.shape, array), GatherBackward0, (input,), saved=(index, input), dim=0,
                       self_sym_sizes=(), dim_as_given=dim_as_given, sparse_grad=sparse_grad)
-    out = array[_positions(index._array, dim, array.shape[dim])].reshape(index._array.shape)
+    if not index._array.size:       # (of any dims: nothing is read)
+        out = np.empty(index._array.shape, dtype=array.dtype)
+    else:
+        out = array[_positions(index._array, dim, array.shape[dim])].reshape(index._array.shape)
     return result(np.asarray(out, order="C"), GatherBackward0, (input,), saved=(index, input), dim=dim,
                   self_sym_sizes=input._array.shape, dim_as_given=dim_as_given, sparse_grad=sparse_grad)
 
@@ -143,25 +166,13 @@ class ScatterAddBackward0(Node):
 def _scatter_checks(function, input, dim, index, src):
     dim = _normalize_dim(dim, input.ndim)
     _check_index(function, index, input, dim, src)
-    if isinstance(src, Tensor):
-        for d in range(index.ndim):
-            if src.ndim and d >= src.ndim:     # (PyTorch asks src for a size it does not have)
-                raise IndexError(f"Dimension out of range (expected to be in range of [{-src.ndim}, "
-                                 f"{src.ndim - 1}], but got {d})")
-            if index.shape[d] > (src.shape[d] if src.ndim else 1):
-                raise RuntimeError(
-                    f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
-                    f"no larger than src {list(src.shape)}")
     return dim
 
 
 def scatter_argument_checks(input, dim, index, src, function="scatter"):
     """scatter's checks of its arguments (PyTorch makes them before it looks at the memory it
     writes); gives dim, made non-negative."""
-    dim = _scatter_checks(function, input, dim, index, src)
-    if isinstance(src, Tensor) and src.ndim == 0 and index.ndim > 1:
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    return dim
+    return _scatter_checks(function, input, dim, index, src)
 
 
 def _src_values(src, index):
@@ -214,10 +225,12 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
-        combine.at(target, positions, _src_values(src, index))
+        if index._array.size:       # (an empty index may have other dims than src: nothing to do)
+            combine.at(target, positions, _src_values(src, index))
         # (PyTorch's node for it has edges only to the inputs that require grad)
         return _not_differentiable(out, input, src, operation)
-    target[positions] = _src_values(src, index)
+    if index._array.size:           # (an empty index may have other dims than src: nothing to do)
+        target[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
     return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
@@ -240,8 +253,9 @@ def scatter_add(input, dim, index, src):
     dim_as_given, dim = dim, scatter_argument_checks(input, dim, index, src, "scatter_add")
     out = input._array.copy()
     target = out.reshape(1) if out.ndim == 0 else out      # (a 0-d input: one element along dim 0)
-    np.add.at(target, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
-              _src_values(src, index))
+    if index._array.size:           # (an empty index may have other dims than src: nothing to do)
+        np.add.at(target, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
+                  _src_values(src, index))
     # (the index is saved for src's gradient only, as PyTorch saves it; vmap still sees it)
     out = result(out, ScatterAddBackward0, (input, src), saved=(index if needs_grad((src,)) else None,),
                  dim=dim, dim_as_given=dim_as_given, _index=index)

@@ -136,6 +136,11 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             check_inplace(self, overlap_ok=True, others=others)
             from .scatter_reduce import check_index_reduce_arguments    # (it imports this module's users)
             check_index_reduce_arguments(self, *args, **kwargs)
+        if name == "scatter_reduce_" and _repeats_elements(self._array):
+            # (so too scatter's checks of dim, the dtypes and the shapes; the reduction's name
+            # and the positions come after the refusal)
+            check_inplace(self, overlap_ok=True, others=others)
+            _READ_AT_OTHER_POSITIONS[name](self, *args, **kwargs)
         shared = []                     # the others over self's memory that PyTorch lets through
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)

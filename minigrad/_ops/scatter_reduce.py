@@ -210,7 +210,8 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     out = input._array.copy()
     places = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
     target = out.reshape(1) if out.ndim == 0 else out       # (a 0-d input: one element along dim 0)
-    _reduce_into(target, places, np.asarray(_src_values(src, index)), reduce, include_self, target.shape)
+    if index._array.size:           # (an empty index may have other dims than src: nothing to do)
+        _reduce_into(target, places, np.asarray(_src_values(src, index)), reduce, include_self, target.shape)
     recorded = result(out, ScatterReduceBackward0, (input, src), dim=dim, dim_as_given=dim_as_given,
                       reduce=reduce, include_self=include_self, _index=index)
     kernel_writes("scatter_reduce", recorded, input, index, src, reduce=reduce, include_self=include_self)
