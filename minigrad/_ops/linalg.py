@@ -306,7 +306,12 @@ def dot(input, other):
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     _check_not_bool(input, "dot")
-    out = result(np.asarray(np.dot(input._array, other._array)), DotBackward0, (input, other))
+    value = np.asarray(np.dot(input._array, other._array))
+    if value.dtype.kind in "fc":
+        # PyTorch's kernel adds the products to a sum that starts at +0: the dot of [-0.] and
+        # [1.] is +0, where numpy gives the one product (-0)
+        value = value + value.dtype.type(0)
+    out = result(value, DotBackward0, (input, other))
     return _save_operands(kernel_writes("dot", out, input, other), input, other)
 
 

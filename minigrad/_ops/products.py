@@ -218,7 +218,10 @@ def vdot(input, other):
             f"to have the same number of elements, but got {input.shape[0]} and {other.shape[0]} "
             "elements respectively")
     _check_not_bool(input, "dot")
-    value = result(np.asarray(np.dot(input._array, other._array)), VdotBackward0, (input, other))
+    products_sum = np.asarray(np.dot(input._array, other._array))
+    if products_sum.dtype.kind in "fc":     # (a sum that starts at +0, as dot's: see linalg.dot)
+        products_sum = products_sum + products_sum.dtype.type(0)
+    value = result(products_sum, VdotBackward0, (input, other))
     kernel_writes("vdot", value, input, other)
     node = value._grad_fn
     if node is not None:
