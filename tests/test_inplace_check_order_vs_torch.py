@@ -134,6 +134,12 @@ def _source_cases():
         "expanded-scatter_-dtype": lambda L, e: e.scatter_(0, i(L), e.view(L.int32)[:1]),
         "expanded-scatter_add_": lambda L, e: e.scatter_add_(0, i(L), e[:1]),
         "expanded-scatter_add_-dtype": lambda L, e: e.scatter_add_(0, i(L), L.zeros(1, dtype=L.int32)),
+        # clamp_ with numbers checks that the result fits self's dtype first (seed 412)
+        "expanded-clamp_-bool": lambda L, e: L.zeros(1, dtype=L.bool).expand(3).clamp_(-0.5, 0.5),
+        "expanded-clamp_-int-bounds-bool": lambda L, e: L.zeros(1, dtype=L.bool).expand(3).clamp_(0, 1),
+        "expanded-clamp_-long": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clamp_(-0.5, 0.5),
+        "expanded-clip_-long": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clip_(min=-0.5),
+        "expanded-clamp_-fits": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clamp_(1, 2),
     }
     for name, case in more.items():
         yield pytest.param(lambda L, case=case: case(L, expanded(L)), id=name)
