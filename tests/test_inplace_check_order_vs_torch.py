@@ -172,3 +172,20 @@ def test_first_error_is_pytorchs(torch, case):
         assert mine[2].split("\nminigrad hint:")[0] == theirs[2], f"{mine[2]} != {theirs[2]}"
     else:
         np.testing.assert_array_equal(mine[1], theirs[1])
+
+
+@pytest.mark.parametrize("operation", [lambda L, v: v.tril(), lambda L, v: L.triu(v, 1),
+                                       lambda L, v: v.tril_()])
+@pytest.mark.parametrize("grad_mode", [True, False])
+def test_tril_of_a_vector_whose_history_was_lost(torch, operation, grad_mode):
+    """tril and triu look up their input's history before they check its dims: a no_grad view
+    whose base changed since is refused first, in grad mode (seed 5229)."""
+    def case(L):
+        x = L.zeros(3, requires_grad=True) * 1
+        with L.no_grad():
+            v = x[:2]
+            x.add_(1)
+        with L.set_grad_enabled(grad_mode):
+            return operation(L, v)
+    mine, theirs = _outcome(minigrad, case), _outcome(torch, case)
+    assert mine[:2] == theirs[:2] and mine[2].split("\nminigrad hint:")[0] == theirs[2]
