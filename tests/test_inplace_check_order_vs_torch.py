@@ -140,6 +140,10 @@ def _source_cases():
         "expanded-clamp_-long": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clamp_(-0.5, 0.5),
         "expanded-clip_-long": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clip_(min=-0.5),
         "expanded-clamp_-fits": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clamp_(1, 2),
+        "expanded-clamp_max_-bool": lambda L, e: L.zeros(1, dtype=L.bool).expand(3).clamp_max_(0.5),
+        "expanded-clamp_min_-bool-int": lambda L, e: L.zeros(1, dtype=L.bool).expand(3).clamp_min_(1),
+        "expanded-clamp_min_-long": lambda L, e: L.zeros(1, dtype=L.long).expand(3).clamp_min_(0.5),
+        "expanded-clamp_max_-fits": lambda L, e: L.zeros(1, dtype=L.int8).expand(3).clamp_max_(-1),
     }
     for name, case in more.items():
         yield pytest.param(lambda L, case=case: case(L, expanded(L)), id=name)

@@ -374,6 +374,8 @@ def clamp_min_(self, min):
     if isinstance(min, Tensor):     # an input too (recorded if it requires grad): ClampMinBackward1
         _check_bound_memory(self, min)
         return apply_inplace(self, pointwise.clamp_min, min)
+    # (a result self's dtype cannot hold is refused before an expanded self: see clamp_)
+    arguments_before_overlap(self, _clamp_one_side(ClampMinBackward0, low=min))
     return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
 
@@ -384,6 +386,8 @@ def clamp_max_(self, max):
     if isinstance(max, Tensor):     # an input too (recorded if it requires grad): ClampMaxBackward1
         _check_bound_memory(self, max)
         return apply_inplace(self, pointwise.clamp_max, max)
+    # (a result self's dtype cannot hold is refused before an expanded self: see clamp_)
+    arguments_before_overlap(self, _clamp_one_side(ClampMaxBackward0, high=max))
     return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
 
 
