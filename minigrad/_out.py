@@ -364,6 +364,9 @@ def call_with_out(function, name, rule, args, kwargs):
                                       f"'{scalar_type_name(outs[0].dtype)}'")
     if rule.dtype in ("compute", "create"):
         kwargs = _in_out_dtype(rule, kwargs, outs[0])
+    if name == "baddbmm":           # (its out's dtype is checked before its kernel's dtypes)
+        from ._ops.blas import check_baddbmm_out
+        check_baddbmm_out(out, *args, **kwargs)
     # (nothing to record, but for RECORDED_INTO_OUT: the values are copied into out)
     with (_grad_mode.enable_grad() if name in RECORDED_INTO_OUT and _State.enabled else _no_grad()):
         if name in OUT_WARNINGS:                 # (it gave its own warning above)

@@ -178,6 +178,27 @@ _SPECIAL = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["dot", "vdot", "inner", "@"])
+def test_dot_products_of_one_element_sum_from_plus_zero(name, dtype):
+    """PyTorch's dot and vdot add the products to a sum that starts at +0, so the one product
+    -0.0 gives +0.0 (found by the random-program test)."""
+    import numpy as np
+
+    def run(lib):
+        kind = getattr(lib, dtype)
+        results = []
+        for first, second in [([-0.0], [1.0]), ([0.0], [-1.0]), ([-0.0], [-0.0]), ([-0.0, -0.0], [1.0, 1.0]),
+                              ([-1.5], [2.0]), ([math.nan], [1.0]), ([-math.inf], [0.5])]:
+            a, b = lib.tensor(first, dtype=kind), lib.tensor(second, dtype=kind)
+            results.append(getattr(lib, name)(a, b) if name != "@" else a @ b)
+        return results
+
+    for theirs, ours in zip(run(torch), run(minigrad)):
+        assert str(ours.dtype) == str(theirs.dtype)
+        assert np.array_equal(theirs.numpy().reshape(1).view(np.uint8), ours.numpy().reshape(1).view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 @pytest.mark.parametrize("name", ["addcmul", "addcdiv", "lerp", "lerp(tensor weight)"])
 def test_fused_multiply_adds_keep_the_signs_of_zeros_and_nans(name, dtype):
     """addcmul, addcdiv and lerp add a product to a tensor in one fused step, as PyTorch's

@@ -412,6 +412,26 @@ def test_errors_as_torch(name):
         assert _error(minigrad, ERRORS[name]) == _error(torch, ERRORS[name])
 
 
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("dims, dilation, transposed", [(1, 1, False), (2, 1, False), (3, 1, False),
+                                                        (1, 2, False), (3, 2, False), (1, 1, True),
+                                                        (2, 2, True), (3, 1, True)])
+def test_integer_and_bool_convolutions_as_torch(dtype, dims, dilation, transposed):
+    # PyTorch's kernel for them follows from the settings (dilated, transposed, 3-d), and each
+    # has its own dtypes and name (found by the random-program test: a dilated conv1d of bools)
+    torch = import_torch()
+
+    def convolve(L):
+        x = L.ones((1, 1) + (5,) * dims, dtype=getattr(L, dtype))
+        w = L.ones((1, 1) + (2,) * dims, dtype=getattr(L, dtype))
+        name = f"conv_transpose{dims}d" if transposed else f"conv{dims}d"
+        return getattr(L.nn.functional, name)(x, w, dilation=dilation, stride=2)
+    assert _error(minigrad, convolve) == _error(torch, convolve)
+    if _error(torch, convolve) is None:
+        ours, theirs = convolve(minigrad), convolve(torch)
+        assert (str(ours.dtype), ours.tolist()) == (str(theirs.dtype), theirs.tolist())
+
+
 LAYERS = [
     lambda L: L.nn.Conv2d(1, 6, 5),
     lambda L: L.nn.Conv2d(1, 6, 5, stride=2, padding=1, dilation=2, bias=False, padding_mode="reflect"),

@@ -2561,6 +2561,19 @@ def test_random_programs_match_pytorch(torch, program):
     # integer view)
     [("leaf", (3,), 0, False, True), ("view", "view_int", (0,), True, False),
      ("inplace", "erfinv_", (0,), True, False)],
+    # scatter_(..., 2.0, reduce="multiply") of an int32 view: the number is taken as int32 and
+    # the product wraps around (seed 374)
+    [("leaf", (3,), 2, False, True), ("leaf", (3,), 0, False, False), ("leaf", (3,), 0, False, False),
+     ("leaf", (3,), 0, False, False), ("view", "view_int", (0,), True, False),
+     ("inplace", "scatter_reduce_number_", (4,), True, False)],
+    # isin with few test elements views them as one row: a transposed matrix is refused (seed 379)
+    [("leaf", (2, 3), 0, False, True), ("view", "H", (0,), True, False), ("binary", "isin_t", (0, 1), True, False)],
+    # dist with a bool refuses the subtraction before it broadcasts the shapes (seed 387)
+    [("leaf", (2, 3), 0, False, True), ("unary", "F_adaptive_avg_pool1d", (0,), True, False),
+     ("unary", "all_dim", (0,), True, False), ("binary", "dist", (0, 2), True, False)],
+    # a dilated conv1d of bools: PyTorch's dilated kernel names itself (seed 388)
+    [("leaf", (2, 3), 0, False, True), ("unary", "all_dim", (0,), True, False),
+     ("unary", "conv1d_stride_dilation", (1,), True, False)],
 ])
 def test_known_programs(torch, program):
     run_program(torch, program)

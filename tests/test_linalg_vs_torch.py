@@ -330,6 +330,9 @@ ERRORS = {
     "dist_lost_history": lambda L: L.dist(L.ones(3, requires_grad=True), _view_with_lost_history(L)),
     "dist_bools": lambda L: L.dist(L.ones(2, dtype=L.bool), L.ones(2)),
     "dist_two_bools": lambda L: L.dist(L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool)),
+    # (the subtraction refuses bools before the shapes are broadcast: found by the random-program test)
+    "dist_bools_of_other_shapes": lambda L: L.dist(L.ones(2, 3), L.ones(2, dtype=L.bool)),
+    "dist_two_bools_of_other_shapes": lambda L: L.dist(L.ones(3, dtype=L.bool), L.ones(2, dtype=L.bool)),
     "vecdot_sizes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(3)),
     "vecdot_dtypes": lambda L: L.linalg.vecdot(L.ones(2), L.ones(2, dtype=L.float64)),
     "qr_mode": lambda L: L.linalg.qr(L.eye(2), mode="x"),

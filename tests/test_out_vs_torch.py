@@ -474,6 +474,15 @@ def test_resize_warning_text_and_place(torch):
     "lib.empty((2, 3), dtype=lib.float64, out=lib.full((2, 3), 7.0))",
     "lib.empty(3, out=lib.full((2, 3), 7.0))",
     "lib.empty(2, 3, out=lib.full((6,), 7.0))",
+    # baddbmm lays out its result in batch2's dtype before its kernel compares the batches' dtypes
+    "lib.baddbmm(lib.ones(2, 2, 2), lib.ones(2, 2, 3), lib.ones(2, 3, 2, dtype=lib.float64), out=lib.empty(0))",
+    "lib.baddbmm(lib.ones(2, 2, 2), lib.ones(2, 2, 3), lib.ones(2, 3, 2, dtype=lib.long), out=lib.empty(0))",
+    "lib.baddbmm(lib.ones(2, 2, 2), lib.ones(2, 2, 3), lib.ones(2, 3, 2, dtype=lib.float64), "
+    "out=lib.empty(0, dtype=lib.float64))",
+    "lib.baddbmm(lib.ones(2, 1, 2, dtype=lib.long), lib.ones(2, 2, 0, dtype=lib.long), lib.ones(2, 0, 2), "
+    "out=lib.empty(0, dtype=lib.long))",
+    "lib.baddbmm(lib.ones(3, 2, 2), lib.ones(2, 2, 3), lib.ones(2, 3, 2, dtype=lib.float64), out=lib.empty(0))",
+    "lib.baddbmm(lib.ones(2, 2, 2), lib.ones(2, 2, 3), lib.ones(2, 2, 2, dtype=lib.float64), out=lib.empty(0))",
 ])
 def test_special_cases(torch, call_text):
     def run(lib):

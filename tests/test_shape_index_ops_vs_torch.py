@@ -537,3 +537,149 @@ def test_take_gradient_recorded_with_create_graph(torch):
         (grad_x,) = lib.autograd.grad(x.take(lib.tensor([0, 5, 5])), x, weights, create_graph=True)
         return grad_x, lib.autograd.grad((grad_x * grad_x).sum(), weights)
     same(torch, program)
+
+
+# --- gather and the scatters of a 0-d tensor, or with a 0-d index (found by the random-program
+# test): the index's shape is the result's (gather) or the places written, one element each ---
+
+def _zero_d_programs():
+    def with_grads(make, self_shape, src):
+        def program(lib):
+            x = (lib.arange(2.) + 1.5)[:1].reshape(()) if self_shape == () else lib.arange(2.) + 1.5
+            x.requires_grad_(True)
+            s = lib.tensor(src, dtype=lib.float64, requires_grad=True)
+            out = make(lib, x, s)
+            (out * 3).sum().backward()
+            return out, x.grad, s.grad
+        return program
+    cases = {"self, index": ((), [0, 0], [2., 3.]), "self": ((), [0], [4.]), "index": ((2,), 1, 5.),
+             "index, src": ((2,), 1, [5., 6.]), "both": ((), 0, 2.)}
+    makers = {
+        "gather": lambda lib, x, s, i: x.gather(0, i) * s.sum(),
+        "scatter": lambda lib, x, s, i: x.scatter(0, i, s),
+        "scatter_value": lambda lib, x, s, i: x.scatter(0, i, 2.5) * s.sum(),
+        "scatter_add": lambda lib, x, s, i: x.scatter_add(0, i, s),
+        "scatter_multiply": lambda lib, x, s, i: x.detach().scatter(0, i, s.detach(), reduce="multiply"),
+        "scatter_reduce_amax": lambda lib, x, s, i: x.scatter_reduce(0, i, s, "amax"),
+        "scatter_reduce_prod": lambda lib, x, s, i: x.scatter_reduce(0, i, s, "prod", include_self=False),
+        "scatter_reduce_mean": lambda lib, x, s, i: x.scatter_reduce(0, i, s, "mean"),
+    }
+    return {f"{op} of 0-d {case}": with_grads(lambda lib, x, s, make=make, index=index: make(
+                lib, x, s, lib.tensor(index)), self_shape, src)
+            for op, make in makers.items() for case, (self_shape, index, src) in cases.items()}
+
+
+ZERO_D_PROGRAMS = _zero_d_programs()
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_D_PROGRAMS))
+def test_gather_and_scatter_of_0d_tensors_and_indices(torch, name):
+    same(torch, ZERO_D_PROGRAMS[name])
+
+
+# --- scatter's number: PyTorch's kernel takes it in self's dtype (refusing one that does not fit,
+# before the positions are checked) and combines in that dtype (found by the random-program test:
+# an int32 view of float bits multiplied by 2 wraps around) ---
+
+@pytest.mark.parametrize("reduce", [None, "add", "multiply"])
+@pytest.mark.parametrize("dtype, value", [
+    ("int8", 1000), ("int8", -2.7), ("int8", 2.7), ("uint8", -3), ("float16", 1e5), ("float16", 1.0001),
+    ("bool", 2), ("bool", 0.5), ("int32", 2**40), ("int32", 2), ("float32", 1e39), ("int64", 2.5)])
+def test_scatter_number_in_the_dtype_of_self(torch, dtype, value, reduce):
+    keywords = {} if reduce is None else {"reduce": reduce}
+    same(torch, lambda lib: (lib.tensor([100, 3, -5, 7]).to(getattr(lib, dtype)).scatter_(
+        0, lib.tensor([0, 2]), value, **keywords)))
+    same(torch, lambda lib: lib.tensor([-1080452710, 7], dtype=lib.int32).scatter(
+        0, lib.tensor([0]), value, **keywords) if dtype == "int32" else None)
+    same(torch, lambda lib: lib.tensor([100, 3], dtype=lib.int8).scatter_(
+        0, lib.tensor([0, 9]), value, **keywords))               # (the number before the positions)
+
+
+def test_scatter_reduce_name_checked_before_the_number(torch):
+    same(torch, lambda lib: lib.tensor([100, 3], dtype=lib.int8).scatter_(0, lib.tensor([0]), 1000,
+                                                                          reduce="max"))
+
+
+# --- index_reduce into a dim of size 0, or without include_self (seed 6053): PyTorch's kernel
+# fills the places written with index_fill_ first (its checks and messages), then takes the
+# first slice along dim (select()) of a tensor of 2 or more dims, then checks each position ---
+
+INDEX_REDUCE_POSITIONS = [
+    ((0, 3), 0, [0]), ((0, 3), 0, [1]), ((0, 3), -2, [0]), ((0, 3), 0, [0, 0]), ((0, 3), 0, [-1]),
+    ((0, 3), 0, []), ((0, 0), 0, [0]), ((0, 0), 1, [0]), ((3, 0), 1, [0]), ((3, 0), 0, [5]),
+    ((2, 0, 3), 1, [0]), ((0, 2, 3), 1, [0]), ((0, 2, 3), 0, [0]), ((0,), 0, [0]), ((2, 3), 0, [-1]),
+    ((2, 3), 0, [-3]), ((2, 3), 0, [2]), ((3,), 0, [4]), ((), 0, [4]), ((0, 3), 0, [5, 2]),
+]
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("reduce", ["prod", "amax"])
+@pytest.mark.parametrize("shape, dim, index", INDEX_REDUCE_POSITIONS)
+def test_index_reduce_positions_checked_as_pytorchs_kernel(torch, shape, dim, index, reduce, include_self):
+    def program(lib, in_place=False, index_dtype="int64"):
+        x = lib.zeros(shape)
+        source_shape = list(shape) or [1]
+        source_shape[dim] = len(index)
+        source = lib.ones(source_shape) if shape else lib.ones(())
+        positions = lib.tensor(index, dtype=getattr(lib, index_dtype))
+        if in_place:
+            return x.index_reduce_(dim, positions, source, reduce, include_self=include_self)
+        return x.index_reduce(dim, positions, source, reduce, include_self=include_self)
+    same(torch, program)
+    same(torch, lambda lib: program(lib, in_place=True))
+    same(torch, lambda lib: program(lib, index_dtype="int32"))
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.zeros(0, 0).index_fill(0, lib.tensor([0]), 1.),
+    lambda lib: lib.zeros(0, 0).index_fill(0, lib.tensor([7]), 1.),
+    lambda lib: lib.zeros(2, 0, 0).index_fill(1, lib.tensor([0]), 1.),
+    lambda lib: lib.zeros(0, 0).index_copy(0, lib.tensor([0]), lib.ones(1, 0)),
+    lambda lib: lib.zeros(0, 0).index_copy(0, lib.tensor([7]), lib.ones(1, 0)),
+    lambda lib: lib.zeros(0, 3).index_fill(0, lib.tensor([0, 1]), 1.),
+    lambda lib: lib.zeros(0, 3, dtype=lib.float64).index_copy(0, lib.tensor([0]), lib.ones(1, 3, dtype=lib.float64)),
+])
+def test_index_fill_and_copy_into_a_dim_of_size_0(torch, make):
+    # the slices of step 0 the kernel views first need memory only when none of them is empty
+    same(torch, make)
+
+
+# --- the scatters' and gather's shape checks, in PyTorch's order: none for an empty index; self's
+# dims, then index's sizes against self's and (if those fit) src's, which src is asked for dim by
+# dim, then src's dims, then the sizes' message (numpy's errors leaked before) ---
+
+_INDEX_SHAPES = [(), (1,), (2,), (0,), (1, 1), (0, 1), (1, 0), (2, 2), (1, 3)]
+_SRC_SHAPES = [(), (1,), (2,), (1, 1), (2, 2), (3, 3), (1, 1, 1)]
+
+
+@pytest.mark.parametrize("operation", ["scatter", "scatter_add", "scatter_reduce", "scatter_reduce_add_",
+                                       "scatter_value", "gather"])
+@pytest.mark.parametrize("self_shape", [(3,), (3, 3), (), (1,)])
+@pytest.mark.parametrize("index_shape", _INDEX_SHAPES)
+def test_scatter_and_gather_shape_checks_in_pytorchs_order(torch, operation, self_shape, index_shape):
+    def program(lib, src_shape):
+        x, i, s = lib.ones(self_shape), lib.zeros(index_shape, dtype=lib.long), lib.full(src_shape, 2.)
+        return {"scatter": lambda: x.scatter(0, i, s), "scatter_add": lambda: x.scatter_add(0, i, s),
+                "scatter_reduce": lambda: x.scatter_reduce(0, i, s, "amax"),
+                "scatter_reduce_add_": lambda: x.scatter_(0, i, s, reduce="add"),
+                "scatter_value": lambda: x.scatter(0, i, 2.), "gather": lambda: x.gather(0, i)}[operation]()
+    for src_shape in _SRC_SHAPES if operation not in ("scatter_value", "gather") else [()]:
+        same(torch, lambda lib: program(lib, src_shape))
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0]), L.ones(1, dtype=L.float64), "sum"),
+    lambda L: L.ones(1, 3).expand(2, 3).scatter_reduce_(0, L.tensor([[0]]), L.ones(1, 1, dtype=L.float64), "prod"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0.]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(2, L.tensor([0]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([[0]]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0, 0]), L.ones(1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0]), L.ones(1, 1), "sum"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([0]), L.ones(1), "max"),
+    lambda L: L.ones(1).expand(3).scatter_reduce_(0, L.tensor([7]), L.ones(1), "sum"),
+])
+def test_scatter_reduce_into_expanded_memory_checks_its_arguments_first(torch, make):
+    # dim, the dtypes and the shapes come before the refusal to write into expanded memory; the
+    # reduction's name and the positions after it
+    same(torch, make)

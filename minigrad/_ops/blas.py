@@ -119,6 +119,21 @@ def check_baddbmm_in_place(self, batch1, batch2):
                            f"tensor dtype {cpp_type_name(batch2.dtype)} should match")
 
 
+def check_baddbmm_out(out, input=None, batch1=None, batch2=None, **_):
+    """baddbmm(..., out=t): once the shapes fit, PyTorch lays out the result with batch2's dtype
+    and refuses an out of another one, before its kernel compares the batches' dtypes (a float32
+    input and batch1 with a float64 batch2 want a float64 out)."""
+    if not all(isinstance(t, Tensor) for t in (out, input, batch1, batch2)):
+        return                          # (baddbmm's own errors follow)
+    _check_input_expands(input, batch1, batch2)
+    if input._array.dtype != batch1._array.dtype or batch1.ndim != 3 or batch2.ndim != 3 \
+            or batch2.shape[:2] != batch1.shape[::2]:
+        return                          # (baddbmm's own errors follow)
+    if batch2._array.dtype != batch1._array.dtype and out._array.dtype != batch2._array.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {cpp_type_name(batch2.dtype)}, but got "
+                           f"{cpp_type_name(out.dtype)} instead")
+
+
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * bmm(batch1, batch2) (input broadcasts to the result's shape).
 

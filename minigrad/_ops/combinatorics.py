@@ -346,6 +346,11 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
         raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     values = elements._array if isinstance(elements, Tensor) else np.asarray(elements)
     tests = test_elements._array if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    if isinstance(test_elements, Tensor) and tests.size < int(10.0 * values.size ** 0.145):
+        # PyTorch compares with few test elements directly: it views them as one row, which
+        # fails as view() does for a tensor whose memory is not one run (a transposed one);
+        # with more, it sorts a flattened copy instead
+        test_elements.detach().view(-1)
     found = np.isin(values, tests, assume_unique=assume_unique, invert=invert)
     inputs = [t for t in (elements, test_elements) if isinstance(t, Tensor)]
     return kernel_writes("isin", plain_output(np.asarray(found), *inputs), *inputs,

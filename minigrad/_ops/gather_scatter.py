@@ -18,7 +18,7 @@ from ..autograd.graph import Node, needs_grad
 from .views import history_first
 from . import result, numpy_keywords
 from .._warnings import stacklevel_outside_minigrad
-from .._dtype import checked_scalar, cpp_name
+from .._dtype import checked_number, checked_scalar, cpp_name
 from .rounding import _not_differentiable
 from ..autograd.kernel_writes import kernel_writes
 
@@ -32,9 +32,13 @@ def _check_index(function, index, input, dim, src=None):
     if isinstance(src, Tensor) and src._array.dtype != input._array.dtype:
         # (before the shapes, as PyTorch checks; scatter_add's check is scatter's, message included)
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if not index._array.size:
+        return                  # (PyTorch checks no shapes for an empty index: nothing to do)
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         named = "self" if function.startswith("scatter") else "input"     # (gather's is "input")
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {named} tensor")
+    if isinstance(src, Tensor):
+        _check_src_dims(index, input, dim, src)
     src_sizes = (src.shape if src.ndim else (1,)) if isinstance(src, Tensor) else None   # (0-d: one element)
     if src_sizes is not None and len(src_sizes) == max(index.ndim, 1):
         # scatter with a src tensor checks self and src at once, with one message
@@ -54,14 +58,31 @@ def _check_index(function, index, input, dim, src=None):
                 f"no larger than self {list(input.shape)} apart from dimension {dim}")
 
 
+def _check_src_dims(index, input, dim, src):
+    """PyTorch's scatters compare index's sizes with self's, then (if those fit) with src's,
+    dim by dim, asking src for each size (a src with fewer dims has none to give: an IndexError);
+    then they refuse a src with another number of dims than index, before any size message."""
+    self_sizes_fit = all(d == dim or index.shape[d] <= input.shape[d] for d in range(index.ndim))
+    if self_sizes_fit:
+        for d in range(index.ndim):
+            if src.ndim and d >= src.ndim:
+                raise IndexError(f"Dimension out of range (expected to be in range of [{-src.ndim}, "
+                                 f"{src.ndim - 1}], but got {d})")
+            if index.shape[d] > (src.shape[d] if src.ndim else 1):
+                break               # (a size that does not fit: said below)
+    if max(src.ndim, 1) != max(index.ndim, 1):          # (a 0-d tensor counts as 1-d)
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+
+
 def _positions(index_array, dim, size):
-    """numpy fancy-index tuple addressing, for every element of index, its target in ``dim``."""
+    """numpy fancy-index tuple addressing, for every element of index, its target in ``dim``
+    (a 0-d index, which only a tensor of at most one dim takes, addresses it as a 1-d one)."""
     # unlike Python's lists, gather and scatter take no negative indices
     if index_array.size and (index_array.min() < 0 or index_array.max() >= size):
         bad = index_array[(index_array < 0) | (index_array >= size)].flat[0]
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     if index_array.ndim == 0:
-        return ()            # a 0-d input and index: the one element
+        return (index_array.reshape(1),)
     positions = list(np.indices(index_array.shape, sparse=True))
     positions[dim] = index_array
     return tuple(positions)
@@ -91,11 +112,14 @@ def gather(input, dim, index, *, sparse_grad=False):
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)      # (grad_fn._saved_dim shows it)
     _check_index("gather", index, input, dim)
     array = input._array
-    if array.ndim == 0:           # a 0-d tensor: the only element, picked by a 0-d index
-        _positions(index._array.reshape(1), 0, 1)
-        return result(array.copy(), GatherBackward0, (input,), saved=(index, input), dim=0,
+    if array.ndim == 0:           # a 0-d tensor: its one element, at each place of the index
+        _positions(index._array.reshape(-1), 0, 1)       # (which holds only 0s: a 1-d one too)
+        return result(np.full(index._array.shape, array), GatherBackward0, (input,), saved=(index, input), dim=0,
                       self_sym_sizes=(), dim_as_given=dim_as_given, sparse_grad=sparse_grad)
-    out = array[_positions(index._array, dim, array.shape[dim])]
+    if not index._array.size:       # (of any dims: nothing is read)
+        out = np.empty(index._array.shape, dtype=array.dtype)
+    else:
+        out = array[_positions(index._array, dim, array.shape[dim])].reshape(index._array.shape)
     return result(np.asarray(out, order="C"), GatherBackward0, (input,), saved=(index, input), dim=dim,
                   self_sym_sizes=input._array.shape, dim_as_given=dim_as_given, sparse_grad=sparse_grad)
 
@@ -142,25 +166,13 @@ class ScatterAddBackward0(Node):
 def _scatter_checks(function, input, dim, index, src):
     dim = _normalize_dim(dim, input.ndim)
     _check_index(function, index, input, dim, src)
-    if isinstance(src, Tensor):
-        for d in range(index.ndim):
-            if src.ndim and d >= src.ndim:     # (PyTorch asks src for a size it does not have)
-                raise IndexError(f"Dimension out of range (expected to be in range of [{-src.ndim}, "
-                                 f"{src.ndim - 1}], but got {d})")
-            if index.shape[d] > (src.shape[d] if src.ndim else 1):
-                raise RuntimeError(
-                    f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
-                    f"no larger than src {list(src.shape)}")
     return dim
 
 
 def scatter_argument_checks(input, dim, index, src, function="scatter"):
     """scatter's checks of its arguments (PyTorch makes them before it looks at the memory it
     writes); gives dim, made non-negative."""
-    dim = _scatter_checks(function, input, dim, index, src)
-    if isinstance(src, Tensor) and src.ndim == 0 and index.ndim > 1:
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    return dim
+    return _scatter_checks(function, input, dim, index, src)
 
 
 def _src_values(src, index):
@@ -170,6 +182,8 @@ def _src_values(src, index):
         return src
     if src.ndim == 0:
         return np.broadcast_to(src._array, index._array.shape)
+    if index.ndim == 0:           # (src of one dim, read as the index is: its first element)
+        return src._array[:1]
     return src._array[tuple(slice(0, n) for n in index._array.shape)]
 
 
@@ -189,23 +203,34 @@ def scatter_into_copy(input, dim, index, src, value, reduce, operation):
     if src is None:
         src = value
     dim_as_given, dim = dim, scatter_argument_checks(input, dim, index, src)
-    out = input._array.copy()
-    positions = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
+    combine = None
     if reduce is not None:
         # the older reduce= form combines instead of overwriting; like PyTorch, not differentiable
         combine = {"add": np.add, "multiply": np.multiply}.get(reduce)
         if combine is None:
             raise RuntimeError("reduce argument must be either add or multiply.")
+    if not isinstance(src, Tensor):
+        # PyTorch's kernel takes the number in self's dtype (refusing one that does not fit, before
+        # it looks at the positions), and combines in that dtype: int8's 100 * 2.7 is 100 * 2,
+        # which wraps around to -56
+        src = checked_number(src, input._array.dtype)
+    out = input._array.copy()
+    positions = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
+    # a 0-d input is written as one element along dim 0 (its index may be 1-d)
+    target = out.reshape(1) if out.ndim == 0 else out
+    if combine is not None:
         if isinstance(src, Tensor) and not _Warned.reduce:
             _Warned.reduce = True            # (PyTorch says it once per process)
             warnings.warn(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
                 "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
                 "reduction options.", UserWarning, stacklevel=stacklevel_outside_minigrad())
-        combine.at(out, positions, _src_values(src, index))
+        if index._array.size:       # (an empty index may have other dims than src: nothing to do)
+            combine.at(target, positions, _src_values(src, index))
         # (PyTorch's node for it has edges only to the inputs that require grad)
         return _not_differentiable(out, input, src, operation)
-    out[positions] = _src_values(src, index)
+    if index._array.size:           # (an empty index may have other dims than src: nothing to do)
+        target[positions] = _src_values(src, index)
     if isinstance(src, Tensor):
         return result(out, ScatterBackward0, (input, src), saved=(index,), dim=dim, dim_as_given=dim_as_given)
     return result(out, ScatterBackward1, (input,), saved=(index,), dim=dim, dim_as_given=dim_as_given)
@@ -227,8 +252,10 @@ def scatter_add(input, dim, index, src):
                         f"{type_name(src)}")
     dim_as_given, dim = dim, scatter_argument_checks(input, dim, index, src, "scatter_add")
     out = input._array.copy()
-    np.add.at(out, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
-              _src_values(src, index))
+    target = out.reshape(1) if out.ndim == 0 else out      # (a 0-d input: one element along dim 0)
+    if index._array.size:           # (an empty index may have other dims than src: nothing to do)
+        np.add.at(target, _positions(index._array, dim, out.shape[dim] if out.ndim else 1),
+                  _src_values(src, index))
     # (the index is saved for src's gradient only, as PyTorch saves it; vmap still sees it)
     out = result(out, ScatterAddBackward0, (input, src), saved=(index if needs_grad((src,)) else None,),
                  dim=dim, dim_as_given=dim_as_given, _index=index)

@@ -240,7 +240,7 @@ def index_copy(input, dim, index, source):
     positions = index._array.reshape(-1)
     size = input.shape[dim] if input.ndim else 1
     if size == 0 and positions.size:
-        raise _no_memory_for_a_slice(input, dim, positions.size)
+        _check_memory_for_slices(input, dim, positions.size)
     outside = (positions < 0) | (positions >= size)
     if outside.any() and input._array.size:      # (no element: the kernel's loop never runs)
         raise IndexError(f"index_copy_(): index {int(positions[outside][0])} is out of bounds for "
@@ -294,17 +294,19 @@ class IndexFillBackward1(Node):
         return grad_self, grad_value
 
 
-@history_first
-def _no_memory_for_a_slice(input, dim, count):
+def _check_memory_for_slices(input, dim, count):
     """PyTorch's error when index_fill/index_copy write into a dim of size 0: its kernel first
     views self with ``count`` (the number of positions) slices of step 0 along dim, which needs
-    memory that an empty tensor does not have (checked before the positions)."""
+    memory that an empty tensor does not have (checked before the positions). A view with
+    another dim of size 0 needs no memory, and passes."""
     sizes, steps = list(input.shape), list(input.stride())
     sizes[dim], steps[dim] = count, 0
+    if 0 in sizes:
+        return
     needed = (1 + sum((n - 1) * step for n, step in zip(sizes, steps))) * input._array.itemsize
-    return RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
-                        f"{input._array.itemsize} requiring a storage size of {needed} are out of "
-                        "bounds for storage of size 0")
+    raise RuntimeError(f"setStorage: sizes {sizes}, strides {steps}, storage offset 0, and itemsize "
+                       f"{input._array.itemsize} requiring a storage size of {needed} are out of "
+                       "bounds for storage of size 0")
 
 
 def index_fill(input, dim, index, value):
@@ -321,7 +323,7 @@ def index_fill(input, dim, index, value):
     size = input.shape[dim] if input.ndim else 1
     positions = index._array.reshape(-1)
     if size == 0 and positions.size:
-        raise _no_memory_for_a_slice(input, dim, positions.size)
+        _check_memory_for_slices(input, dim, positions.size)
     outside = (positions < -size) | (positions >= size)
     if outside.any() and input._array.size:      # (no element: the kernel's loop never runs)
         raise IndexError(f"index {int(positions[outside][0])} is out of bounds for dimension {dim} "

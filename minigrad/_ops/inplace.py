@@ -839,6 +839,9 @@ def _clamp_in_place(self, min, max):
         return reading_its_own_writes(self, tuple(bounds.values()), clamp_one,
                                       lambda a, *limits: pointwise.clamp(a, **dict(zip(bounds, limits))))
     if not bounds:
+        # (PyTorch's kernel for numbers refuses a result self's dtype cannot hold before the
+        # refusal to write into memory self sees twice, an expanded self: clamp_min_ does not)
+        arguments_before_overlap(self, lambda t: _clamp_by_numbers(t)(t, min, max))
         return apply_inplace(self, _clamp_by_numbers(self), min, max)
     # the bounds go in as inputs: x.clamp_(min=m) is recorded when m requires grad
     return apply_inplace(self, pointwise.clamp, min, max)

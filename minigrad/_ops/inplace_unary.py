@@ -136,6 +136,11 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             check_inplace(self, overlap_ok=True, others=others)
             from .scatter_reduce import check_index_reduce_arguments    # (it imports this module's users)
             check_index_reduce_arguments(self, *args, **kwargs)
+        if name == "scatter_reduce_" and _repeats_elements(self._array):
+            # (so too scatter's checks of dim, the dtypes and the shapes; the reduction's name
+            # and the positions come after the refusal)
+            check_inplace(self, overlap_ok=True, others=others)
+            _READ_AT_OTHER_POSITIONS[name](self, *args, **kwargs)
         shared = []                     # the others over self's memory that PyTorch lets through
         for other in others:            # x.hypot_(x[:1]): PyTorch refuses a partial overlap
             if name in _READ_AT_OTHER_POSITIONS:        # (any overlap, after the arguments)
@@ -369,6 +374,8 @@ def clamp_min_(self, min):
     if isinstance(min, Tensor):     # an input too (recorded if it requires grad): ClampMinBackward1
         _check_bound_memory(self, min)
         return apply_inplace(self, pointwise.clamp_min, min)
+    # (a result self's dtype cannot hold is refused before an expanded self: see clamp_)
+    arguments_before_overlap(self, _clamp_one_side(ClampMinBackward0, low=min))
     return apply_inplace(self, _clamp_one_side(ClampMinBackward0, low=min))
 
 
@@ -379,6 +386,8 @@ def clamp_max_(self, max):
     if isinstance(max, Tensor):     # an input too (recorded if it requires grad): ClampMaxBackward1
         _check_bound_memory(self, max)
         return apply_inplace(self, pointwise.clamp_max, max)
+    # (a result self's dtype cannot hold is refused before an expanded self: see clamp_)
+    arguments_before_overlap(self, _clamp_one_side(ClampMaxBackward0, high=max))
     return apply_inplace(self, _clamp_one_side(ClampMaxBackward0, high=max))
 
 

@@ -310,8 +310,15 @@ def dot(input, other):
     _check_not_bool(input, "dot")
     # (a product with a ZeroTensor is one, its zeros not computed: see _zero_tensor.py)
     zero = zero_tensors_exist and _zero_tensor.involved(input, other)
-    product = np.zeros((), input._array.dtype) if zero else np.asarray(np.dot(input._array, other._array))
-    out = result(product, DotBackward0, (input, other))
+    if zero:
+        value = np.zeros((), input._array.dtype)
+    else:
+        value = np.asarray(np.dot(input._array, other._array))
+        if value.dtype.kind in "fc":
+            # PyTorch's kernel adds the products to a sum that starts at +0: the dot of [-0.] and
+            # [1.] is +0, where numpy gives the one product (-0)
+            value = value + value.dtype.type(0)
+    out = result(value, DotBackward0, (input, other))
     if zero:
         _zero_tensor.as_zero_tensor(out)
     return _save_operands(kernel_writes("dot", out, input, other), input, other)

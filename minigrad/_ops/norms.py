@@ -188,15 +188,15 @@ def dist(input, other, p=2):
     from .views import check_history_kept
     check_history_kept(input, other, saves=((0, 1), (0, 1)))    # (before the shapes, as PyTorch's
                                                                 # recorded operations)
+    if input._array.dtype.kind == "b" or other._array.dtype.kind == "b":
+        from .pointwise import bool_subtraction_error
+        raise bool_subtraction_error(input, other)       # (PyTorch subtracts first: before the shapes)
     try:
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
     except ValueError:
         raise _broadcast_error(input, other) from None
     # (in the dtype PyTorch promotes the two to: a 0-d float64 other keeps a float32 input's,
     # a float other makes an integer input's difference float)
-    if input._array.dtype.kind == "b" or other._array.dtype.kind == "b":
-        from .pointwise import bool_subtraction_error
-        raise bool_subtraction_error(input, other)       # (PyTorch subtracts first)
     dtype = result_type(input, other)
     if dtype.kind != "f":
         raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "

@@ -222,8 +222,13 @@ def vdot(input, other):
     _check_not_bool(input, "dot")
     # (a product with a ZeroTensor is one, its zeros not computed: see _zero_tensor.py)
     zero = zero_tensors_exist and _zero_tensor.involved(input, other)
-    product = np.zeros((), input._array.dtype) if zero else np.asarray(np.dot(input._array, other._array))
-    value = result(product, VdotBackward0, (input, other))
+    if zero:
+        products_sum = np.zeros((), input._array.dtype)
+    else:
+        products_sum = np.asarray(np.dot(input._array, other._array))
+        if products_sum.dtype.kind in "fc":     # (a sum that starts at +0, as dot's: see linalg.dot)
+            products_sum = products_sum + products_sum.dtype.type(0)
+    value = result(products_sum, VdotBackward0, (input, other))
     if zero:
         _zero_tensor.as_zero_tensor(value)
     kernel_writes("vdot", value, input, other)

@@ -209,7 +209,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     out = input._array.copy()
     places = _positions(index._array, dim, out.shape[dim] if out.ndim else 1)
-    _reduce_into(out, places, np.asarray(_src_values(src, index)), reduce, include_self, out.shape)
+    target = out.reshape(1) if out.ndim == 0 else out       # (a 0-d input: one element along dim 0)
+    if index._array.size:           # (an empty index may have other dims than src: nothing to do)
+        _reduce_into(target, places, np.asarray(_src_values(src, index)), reduce, include_self, target.shape)
     recorded = result(out, ScatterReduceBackward0, (input, src), dim=dim, dim_as_given=dim_as_given,
                       reduce=reduce, include_self=include_self, _index=index)
     kernel_writes("scatter_reduce", recorded, input, index, src, reduce=reduce, include_self=include_self)
@@ -272,6 +274,23 @@ def check_index_reduce_arguments(input, dim, index, source, reduce, include_self
     return dim
 
 
+def _check_index_reduce_positions(input, dim, positions, size, include_self):
+    """The positions' checks of PyTorch's index_reduce kernel, in its order. Without
+    include_self it first fills the places that receive values with the reduction's starting
+    value by index_fill_, whose own checks then come first (negative positions pass there);
+    over rows of a matrix it then takes the first slice along dim as a template of all the
+    others (select(dim, 0), which a dim of size 0 does not have); then each position."""
+    if not positions.size:
+        return                                                # (the kernel stops at once)
+    if not include_self:
+        index_fill(input.detach(), dim, _wrap(positions.astype(np.int64)), 0)
+    if input.ndim > 1 and size == 0:
+        raise IndexError(f"select(): index 0 out of range for tensor of size {list(input.shape)} "
+                         f"at dimension {dim}")
+    if positions.min() < 0 or positions.max() >= size:
+        raise IndexError("index out of range in self")       # (no negative positions either)
+
+
 @history_first
 def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     """A copy of ``input`` where each slice source.select(dim, i) is combined into the slice
@@ -287,8 +306,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     index_array = index._array
     size = input.shape[dim] if input.ndim else 1
     flat_index = index_array.reshape(-1)
-    if flat_index.size and (flat_index.min() < 0 or flat_index.max() >= size):
-        raise IndexError("index out of range in self")       # (no negative positions either)
+    _check_index_reduce_positions(input, dim, flat_index, size, include_self)
     # slices along dim: move dim first, so that ufunc.at combines whole slices
     out = np.moveaxis(input._array.copy(), dim, 0) if input.ndim else input._array.copy().reshape(1)
     values = np.moveaxis(source._array, dim, 0) if source.ndim else source._array.reshape(1)

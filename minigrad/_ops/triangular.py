@@ -49,6 +49,11 @@ def _check(name, input, diagonal, in_place=False):
     if in_place:
         from .inplace import check_inplace       # (inplace.py builds on this package)
         check_inplace(input, overlap_ok=True)    # (the overlap is allowed: see in_place below)
+    else:
+        # (PyTorch's autograd looks up the input's history before the kernel checks its dims:
+        # a no_grad view whose base changed since is refused first)
+        from .views import check_history_kept    # (views.py builds on this package)
+        check_history_kept(input)
     if input._array.ndim < 2:
         raise RuntimeError(f"{name.rstrip('_')}: input tensor must have at least 2 dimensions")
 

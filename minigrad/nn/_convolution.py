@@ -431,6 +431,25 @@ def _per_dim(value, dims):
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * dims
 
 
+def _refuse_dtypes_without_a_kernel(input, settings, dims):
+    """PyTorch picks one of its CPU kernels for an integer or bool convolution by its settings:
+    the transposed ones (2-d for 1 and 2 dims, 3-d) and the dilated one compute in float types
+    and int64 only; the plain ones (2-d, and 3-d, which builds its columns first) in every dtype
+    but bool."""
+    dtype = input._array.dtype
+    if dtype.kind not in "biu" or dtype == np.int64:
+        return
+    if settings["transposed"]:
+        kernel = "slow_conv_transpose3d_out_cpu" if dims == 3 else "slow_conv_transpose2d_out_cpu"
+    elif any(d != 1 for d in settings["dilation"]):
+        kernel = "slow_conv_dilated<>"
+    elif dtype.kind == "b":
+        kernel = "compute_columns3d" if dims == 3 else "slow_conv2d_cpu"
+    else:
+        return
+    raise kernel_not_implemented(kernel, input)
+
+
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """``torch.convolution``: the one operation every conv function calls (batched input only).
 
@@ -446,8 +465,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
          "dilation": _expanded(dilation, "dilation", dims), "transposed": bool(transposed),
          "output_padding": _expanded(output_padding, "output_padding", dims), "groups": int(groups)}
     _check_convolution(input, weight, bias, s)
-    if input.dtype.name == "bool":
-        raise kernel_not_implemented("slow_conv_transpose2d_out_cpu" if transposed else "slow_conv2d_cpu", input)
+    _refuse_dtypes_without_a_kernel(input, s, dims)
     array = _forward_array(input._array, weight._array, s)
     if bias is not None:        # (a bias of another dtype: added in the wider one, then rounded)
         array = (array + _bias_view(bias._array, array.ndim)).astype(array.dtype, copy=False)
