@@ -513,9 +513,11 @@ class LinalgVectorNormBackward0(Node):
         return (slope * a_t).sum(dim=self.dims, keepdim=self.keepdim) / safe_out ** (self.p - 1)
 
 
-def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims, same_dtype=True):
-    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims`` (grad and
-    norm first converted to a's dtype, unless ``same_dtype`` is False: renorm's are wider)."""
+def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims):
+    """d(norm)/d(a) times grad, for the ``p``-norm ``norm`` of ``a`` over ``dims``. A norm
+    computed in a wider dtype (``dtype=``) is not converted back: as in PyTorch, the steps
+    below promote as they would anywhere (a 0-d norm does not widen ``a``, one over ``dims``
+    does), and the engine converts the gradient to a's dtype at the end."""
     # written as PyTorch writes it (norm_backward), so that create_graph=True records
     # the same nodes, made in the same order (PyTorch's C++ computes the right operand of a
     # product first, so its nodes are older, and a second backward runs them later); grad and
@@ -524,8 +526,6 @@ def vector_norm_gradient(grad, a, norm, p, dims, keepdim, all_dims, same_dtype=T
     if not keepdim and not all_dims and a.ndim:
         for d in dims:
             grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
-    if same_dtype and grad._array.dtype != a._array.dtype:      # dtype= computed in another dtype
-        grad, norm = grad.to(a.dtype), norm.to(a.dtype)
     if p == 0:
         # a count of the non-zero elements: a step function, flat almost everywhere. PyTorch
         # gives no gradient at all (None), not zeros

@@ -50,7 +50,7 @@ class RenormBackward0(Node):
         wide = float64 if a._array.dtype.itemsize >= 4 else float32
         norm = vector_norm(a, p, dims, keepdim=True, dtype=wide)
         projected = (a * grad).sum(dims, keepdim=True, dtype=wide)
-        from_norm = vector_norm_gradient(projected, a, norm, p, dims, True, False, same_dtype=False)
+        from_norm = vector_norm_gradient(projected, a, norm, p, dims, True, False)
         inverse = add_number(norm, 1e-7).reciprocal()
         factor = mul_by_number(inverse, self.maxnorm)
         scaled = factor * (grad - inverse * from_norm)
