@@ -184,6 +184,15 @@ def checked_scalar(number, numpy_dtype):
     refused with PyTorch's message when the dtype cannot hold it (an int out of an integer
     dtype's range, a finite number that float16 or float32 would round to infinity). Returns
     the number as the dtype takes it (an unsigned dtype's negative int: its two's complement)."""
+    if type(number) is complex and numpy_dtype.kind != "c":
+        # (PyTorch's checked conversion keeps a complex number's real part when its imaginary
+        # part is 0, and refuses it otherwise; a bool takes "not zero")
+        if numpy_dtype.kind == "b":
+            return number != 0
+        if number.imag != 0:                # (a NaN imaginary part is refused too)
+            raise RuntimeError(f"value cannot be converted to type "
+                               f"{CHECKED_CONVERSION_NAMES[numpy_dtype.name]} without overflow")
+        number = number.real
     if type(number) is bool or numpy_dtype.kind == "b":
         return number
     if numpy_dtype.kind in "iu":

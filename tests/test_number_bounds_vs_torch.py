@@ -174,3 +174,38 @@ def test_float16_tanhshrink_of_every_value_is_pytorchs():
     mine = minigrad.nn.functional.tanhshrink(minigrad.from_numpy(every.copy())).numpy()
     theirs = torch.nn.functional.tanhshrink(torch.from_numpy(every.copy())).numpy()
     assert np.array_equal(mine.view(np.uint16), theirs.view(np.uint16))
+
+
+# complex numbers given where a real tensor takes a number (minigrad has no complex tensors, but
+# these calls make none in PyTorch either): kept when the imaginary part is 0, else refused
+COMPLEX_NUMBERS = [1j, 1 + 0j, 3.7 + 0j, 1e39 + 0j, complex(math.nan, 0), complex(1, math.nan),
+                   300 + 0j, -1 + 0j, 0j]
+COMPLEX_OPERATIONS = {
+    "fill_": lambda lib, x, v: x.clone().fill_(v),
+    "masked_fill": lambda lib, x, v: x.masked_fill(x > 0, v),
+    "masked_fill_": lambda lib, x, v: x.clone().masked_fill_(x > 0, v),
+    "scatter_": lambda lib, x, v: x.clone().scatter_(0, lib.tensor([1]), v),
+    "index_fill": lambda lib, x, v: x.index_fill(0, lib.tensor([1]), v),
+    "index_fill_": lambda lib, x, v: x.clone().index_fill_(0, lib.tensor([5]), v),
+    "add_": lambda lib, x, v: x.clone().add_(v),
+    "sub_(alpha=2)": lambda lib, x, v: x.clone().sub_(v, alpha=2),
+    "mul_": lambda lib, x, v: x.clone().mul_(v),
+    "div_": lambda lib, x, v: x.clone().div_(v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_OPERATIONS))
+@pytest.mark.parametrize("dtype", DTYPES + ["float64"])
+def test_complex_numbers_into_real_tensors(name, dtype):
+    for value in COMPLEX_NUMBERS:
+        results = []
+        for lib in (torch, minigrad):
+            x = lib.tensor([-2, 0, 3]).to(getattr(lib, dtype))
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    out = COMPLEX_OPERATIONS[name](lib, x, value)
+                results.append((str(out.dtype), [repr(v) for v in out.tolist()]))
+            except Exception as error:       # noqa: BLE001 - the exception is what is compared
+                results.append((type(error).__name__, str(error).split("\n")[0]))
+        assert results[1] == results[0], (name, dtype, value)

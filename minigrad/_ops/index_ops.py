@@ -317,6 +317,8 @@ def index_fill(input, dim, index, value):
                            f"with {value.ndim} dimension(s).")
     if index._array.dtype != np.int64:       # (before dim is checked)
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if type(value) is complex:              # (every minigrad tensor is real)
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
     dim_as_given, dim = dim, _normalize_dim(dim, input.ndim)
     if index.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")

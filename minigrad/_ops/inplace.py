@@ -658,7 +658,11 @@ def _arithmetic(tensor, ufunc, op, other, alpha=1):
                 f"output with shape {list(target.shape)} doesn't match the broadcast shape "
                 f"{list(shape)}") from None
         # e.g. int tensor += float: PyTorch refuses too
-        found = scalar_type_name(from_numpy_dtype(result_type(tensor, other)))
+        if type(other) is complex:      # (a complex result: the complex dtype of the float one)
+            found = {"float16": "ComplexHalf", "float64": "ComplexDouble"}.get(target.dtype.name,
+                                                                               "ComplexFloat")
+        else:
+            found = scalar_type_name(from_numpy_dtype(result_type(tensor, other)))
         raise RuntimeError(
             f"result type {found} can't be cast to the desired output type "
             f"{tensor.dtype.tensor_type_name[:-6]}") from None
@@ -783,7 +787,7 @@ def div_(self, other, *, rounding_mode=pointwise._TRUE_DIVISION):
         from .rounding import binary_in_place, _ROUNDED_ELEMENTWISE
         return binary_in_place(self, other, lambda a, b: pointwise.div(a, b, rounding_mode=rounding_mode),
                                _ROUNDED_ELEMENTWISE.get(rounding_mode, np.true_divide))
-    if self._array.dtype.kind != "f":
+    if self._array.dtype.kind != "f" and type(other) is not complex:
         if _FuncTransforms.vmaps:
             check_inplace_batching("div_", self, (other,))
         return apply_inplace(self, pointwise.div, other)      # raises the dtype error

@@ -1119,7 +1119,7 @@ def masked_fill_copy(input, mask, value):
                                                                          copy=False)
         return kernel_writes("masked_fill", result(out, MaskedFillBackward1, (input, value), saved=(mask,)),
                              input, mask, value)
-    if type(value) in (int, float):       # (PyTorch's checked conversion to input's dtype)
+    if type(value) in (int, float, complex):      # (PyTorch's checked conversion to input's dtype)
         value = checked_scalar(value, input._array.dtype)
     # PyTorch fills a contiguous copy, whatever the input's layout
     out = np.where(mask._array, value, input._array).astype(input._array.dtype, order="C", copy=False)
