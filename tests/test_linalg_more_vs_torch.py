@@ -967,3 +967,27 @@ def test_householder_product_gradient_runs_through_the_saved_result():
     assert ours[4] == theirs[4] == ("Trying to backward through the graph a second time (or "
                                     "directly access saved tensors after they have already been "
                                     "freed)")
+
+
+@pytest.mark.parametrize("unitriangular", [False, True])
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("upper", [False, True])
+def test_solve_triangular_by_substitution_as_torch(upper, left, unitriangular):
+    # PyTorch's BLAS substitutes one row at a time: a 0 on the diagonal gives inf or nan (no
+    # error), and a nan in A reaches only the rows that read it
+    torch = import_torch()
+    nan = float("nan")
+    lower = [[[2.0, 0, 0], [1, 3, 0], [nan, 1, 4]],
+             [[0.0, 0, 0], [1, 2, 0], [1, 1, 4]],
+             [[1.0, 0, 0], [1, 0, 0], [5, 1, 4]],
+             [[nan, 0, 0], [1, 3, 0], [1, 1, 4]]]
+    rhs = [[1.0, -2.0], [2.0, 0.5], [3.0, 1.0]]
+    seen = []
+    for lib in (minigrad, torch):
+        A = lib.tensor(lower, dtype=lib.float64)
+        A = A.mT if upper else A
+        B = lib.tensor(rhs, dtype=lib.float64)
+        B = B if left else B.mT
+        X = lib.linalg.solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+        seen.append(X.numpy())
+    np.testing.assert_allclose(seen[0], seen[1], rtol=1e-12, equal_nan=True)

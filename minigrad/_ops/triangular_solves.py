@@ -19,14 +19,26 @@ from ..autograd.kernel_writes import kernel_writes
 
 
 def _triangular_solve_arrays(a, b, upper, left, unitriangular):
-    """X with A X = B (left) or X A = B, reading only A's upper or lower triangle."""
-    triangle = np.triu(a) if upper else np.tril(a)
-    if unitriangular:
-        n = a.shape[-1]
-        triangle = triangle * (1 - np.eye(n, dtype=a.dtype)) + np.eye(n, dtype=a.dtype)
-    if left:
-        return np.linalg.solve(triangle, b)
-    return np.swapaxes(np.linalg.solve(np.swapaxes(triangle, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+    """X with A X = B (left) or X A = B, reading only A's upper or lower triangle.
+
+    By substitution, as the BLAS routine PyTorch calls (trsm): one row of X at a time (the
+    first for a lower A, the last for an upper one), from the rows found before it. So a 0 on
+    the diagonal gives inf or nan instead of an error, and a nan in A reaches only the rows
+    that read it (a general solver, which factorizes A first, would spread it everywhere)."""
+    if not left:            # X A = B is A^T X^T = B^T, and A^T's triangle is the other one
+        flipped = _triangular_solve_arrays(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
+                                           not upper, True, unitriangular)
+        return np.swapaxes(flipped, -1, -2)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:])
+    x = np.zeros(b.shape, dtype=np.result_type(a, b))
+    n = a.shape[-1]
+    with np.errstate(all="ignore"):                 # (inf and nan, silently, as in PyTorch)
+        for i in (range(n - 1, -1, -1) if upper else range(n)):
+            found = slice(i + 1, n) if upper else slice(0, i)
+            rest = b[..., i, :] - (a[..., i:i + 1, found] @ x[..., found, :])[..., 0, :]
+            x[..., i, :] = rest if unitriangular else rest / a[..., i, i, None]
+    return x
 
 
 class LinalgSolveTriangularBackward0(Node):
