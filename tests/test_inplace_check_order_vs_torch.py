@@ -193,3 +193,18 @@ def test_tril_of_a_vector_whose_history_was_lost(torch, operation, grad_mode):
             return operation(L, v)
     mine, theirs = _outcome(minigrad, case), _outcome(torch, case)
     assert mine[:2] == theirs[:2] and mine[2].split("\nminigrad hint:")[0] == theirs[2]
+
+
+@pytest.mark.parametrize("name", ["add_", "mul_", "div_", "nextafter_", "atan2_", "hypot_", "copysign_",
+                                  "fmod_", "remainder_", "pow_", "xlogy_", "heaviside_", "ldexp_",
+                                  "igamma_", "logical_and_", "eq_"])
+def test_elementwise_kernels_refuse_expanded_memory_before_shapes(torch, name):
+    # (PyTorch's elementwise kernels look at the written memory before they broadcast shapes)
+    outcomes = []
+    for lib in (minigrad, torch):
+        try:
+            getattr(lib.ones(1).expand(3), name)(lib.ones(1, 2))
+            outcomes.append("no error")
+        except RuntimeError as error:
+            outcomes.append(str(error).split("\n")[0])
+    assert outcomes[0] == outcomes[1]

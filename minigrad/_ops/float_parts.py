@@ -210,7 +210,8 @@ def nextafter_(self, other):
     _check_other("nextafter_", other, position=1)
     check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first,
     refuse_if_old_values_needed(self, nextafter, (other,))   # and its copy of self's old values
-    refuse_partial_overlap(self, other)
+    check_inplace(self, others=(other,))     # then the kernel's: memory self sees twice (expand),
+    refuse_partial_overlap(self, other)      # memory other shares with self, and only then shapes
     # autograd saves other (for self's gradient) before the loop checks the shapes: an inference
     # tensor given as other is refused first, as by the out-of-place nextafter
     check_history_kept(self, other, saves=((1,), ()))
