@@ -389,6 +389,12 @@ def test_addr_rounds_as_pytorch(torch, dtype, beta, alpha):
 PRODUCT_MISUSE = {
     "addmm_ column": lambda L: L.ones(3, 1).addmm_(L.ones(3, 2), L.ones(2, 3)),
     "addmm_ row": lambda L: L.ones(1, 3).addmm_(L.ones(3, 2), L.ones(2, 3)),
+    # a product x would broadcast into is refused too, before x is broadcast (found by the
+    # random-program test)
+    "addmm_ broadcastable": lambda L: L.ones(2, 3).addmm_(L.ones(1, 1), L.ones(1, 3)),
+    "addmm_ broadcastable scaled": lambda L: L.ones(2, 3).addmm_(L.ones(1, 1), L.ones(1, 3), alpha=2),
+    "addmm_ empty": lambda L: L.ones(2, 0).addmm_(L.ones(0, 1), L.ones(1, 0), alpha=2),
+    "addmm_ expanded": lambda L: L.ones(1, 3).expand(2, 3).addmm_(L.ones(1, 1), L.ones(1, 3)),
     "baddbmm_": lambda L: L.ones(2, 3, 1).baddbmm_(L.ones(2, 3, 2), L.ones(2, 2, 3)),
     "addmv_": lambda L: L.ones(1).addmv_(L.ones(3, 2), L.ones(2)),
     "addr_ column": lambda L: L.ones(3, 1).addr_(L.ones(3), L.ones(2)),

@@ -275,3 +275,27 @@ def test_cholesky_stops_at_a_nan(matrix):
             return info.item(), type(error).__name__, str(error)
         return info.item(), "no error"
     assert outcome(minigrad) == outcome(torch)
+
+
+INF = float("inf")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("matrix", [
+    [[INF, NAN], [NAN, INF]], [[INF, 0.0], [0.0, 1.0]], [[INF, 1.0], [1.0, 4.0]],
+    [[INF, 0.0], [INF, INF]], [[INF, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+    [[1.0, 0.0, 0.0], [0.0, INF, 0.0], [0.0, 0.0, 1.0]], [[4.0, 0.0], [0.0, INF]],
+    [[-INF, 0.0], [0.0, 1.0]], [[4.0, 0.0, 0.0], [INF, 1.0, 0.0], [0.0, 0.0, 1.0]]], ids=str)
+def test_cholesky_of_infinite_values(matrix, dtype):
+    """Infinities on the way: float32 makes the column under an infinite diagonal value NaN and
+    stops at the next leading minor, float64 divides by inf and goes on; a NaN below an
+    infinite diagonal value is not lost (found by the random-program test)."""
+    def outcome(L):
+        A = L.tensor(matrix, dtype=getattr(L, dtype))
+        factor, info = L.linalg.cholesky_ex(A)
+        try:
+            L.linalg.cholesky(A)
+        except RuntimeError as error:
+            return factor.numpy().tobytes(), info.item(), type(error).__name__, str(error)
+        return factor.numpy().tobytes(), info.item(), "no error"
+    assert outcome(minigrad) == outcome(torch)

@@ -364,3 +364,32 @@ def test_new_loss_modules_give_torchs_loss_and_gradient(make):
     np.testing.assert_allclose(np.array(results[0][1]), np.array(results[1][1]), rtol=1e-6)
     np.testing.assert_allclose(np.array(results[0][2]), np.array(results[1][2]), rtol=1e-6)
     assert results[0][0] == results[1][0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("weights", ["none", "weight", "pos_weight", "both", "0-d float64 pos_weight"])
+def test_bce_with_logits_follows_pytorch_steps(dtype, weights):
+    """binary_cross_entropy_with_logits is (1 - target) * input - logsigmoid(input) (weighted) in
+    PyTorch's steps: the same bits, and nan for infinite logits where inf - inf meets (an
+    input of -inf: -inf - -inf), not the inf another stable formula gives (found by the
+    random-program test)."""
+    torch = import_torch()
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(2000) * 6
+    x[:4] = [np.inf, -np.inf, np.inf, -np.inf]
+    t = rng.uniform(0, 1, 2000)
+    t[:4] = [0.5, 0.5, 1.0, 0.0]
+    w, p = rng.uniform(0, 2, 2000), rng.uniform(0, 3, 2000)
+    seen = []
+    for L in (minigrad, torch):
+        kwargs = {}
+        if weights in ("weight", "both"):
+            kwargs["weight"] = L.tensor(w, dtype=getattr(L, dtype))
+        if weights in ("pos_weight", "both"):
+            kwargs["pos_weight"] = L.tensor(p, dtype=getattr(L, dtype))
+        if weights == "0-d float64 pos_weight":
+            kwargs["pos_weight"] = L.tensor(1.7, dtype=L.float64)
+        losses = L.nn.functional.binary_cross_entropy_with_logits(
+            L.tensor(x, dtype=getattr(L, dtype)), L.tensor(t, dtype=getattr(L, dtype)), reduction="none", **kwargs)
+        seen.append(losses.numpy())
+    np.testing.assert_array_equal(seen[0], seen[1], strict=True)

@@ -119,6 +119,21 @@ def check_baddbmm_in_place(self, batch1, batch2):
                            f"tensor dtype {cpp_type_name(batch2.dtype)} should match")
 
 
+def check_addmm_in_place(self, mat1, mat2):
+    """x.addmm_(mat1, mat2): x itself (not broadcast) must have the product's shape. PyTorch
+    checks it once mat1 and mat2 are known to multiply (after addmm's own argument checks),
+    before x is broadcast for the sum (x of shape [2, 3] and a product of [1, 3] is refused)."""
+    if not (isinstance(mat1, Tensor) and isinstance(mat2, Tensor)):
+        return                          # (addmm's own errors follow)
+    if self._array.dtype != mat2._array.dtype or mat1._array.dtype != mat2._array.dtype \
+            or mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
+        return                          # (addmm's own errors follow)
+    product_shape = [mat1.shape[0], mat2.shape[1]]
+    if list(self.shape) != product_shape:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output "
+                           f"tensor size {product_shape} should match")
+
+
 def check_baddbmm_out(out, input=None, batch1=None, batch2=None, **_):
     """baddbmm(..., out=t): once the shapes fit, PyTorch lays out the result with batch2's dtype
     and refuses an out of another one, before its kernel compares the batches' dtypes (a float32

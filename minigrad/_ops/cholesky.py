@@ -85,6 +85,11 @@ def _cholesky_arrays(array, upper):
     info = np.zeros(flat.shape[0], dtype=np.int32)
     for i, matrix in enumerate(flat):
         lower = np.tril(matrix) + np.tril(matrix, -1).T        # (only the lower triangle is read)
+        if not np.isfinite(lower).all():
+            # numpy's LAPACK carries infinities and NaNs its own way (an inf on the diagonal
+            # can hide a NaN below it); PyTorch's stops where the column-by-column steps do
+            factors[i], info[i] = _partial_cholesky(np.tril(matrix))
+            continue
         try:
             factors[i] = np.linalg.cholesky(lower)
         except np.linalg.LinAlgError:
@@ -104,13 +109,22 @@ def _partial_cholesky(L):
     """Cholesky column by column (LAPACK's potf2), in place in the lower triangle ``L``, up
     to the first column whose diagonal value is not positive: that value is left there
     (not its square root), and the columns after it keep A's values. Returns L and info."""
-    for j in range(L.shape[0]):
-        diagonal = L[j, j] - L[j, :j] @ L[j, :j]
-        if not diagonal > 0:                    # (nan counts as not positive)
-            L[j, j] = diagonal
-            return L, j + 1
-        L[j, j] = np.sqrt(diagonal)
-        L[j + 1:, j] = (L[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    # (infinities make NaNs on the way, inf - inf or inf / inf, as they do in PyTorch's kernel)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for j in range(L.shape[0]):
+            diagonal = L[j, j] - L[j, :j] @ L[j, :j]
+            if not diagonal > 0:                    # (nan counts as not positive)
+                L[j, j] = diagonal
+                return L, j + 1
+            L[j, j] = np.sqrt(diagonal)
+            if np.isinf(L[j, j]) and L.dtype == np.float32:
+                # PyTorch's float32 kernel (MKL's) turns the column under an infinite diagonal value
+                # into NaN, where dividing by inf would give 0 (its float64 kernel does divide); the
+                # next diagonal value is then NaN and the factorization stops there. (The NaN is the
+                # processor's default one, with the sign bit set, as an invalid operation makes.)
+                L[j + 1:, j] = -np.nan
+                continue
+            L[j + 1:, j] = (L[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
     return L, 0
 
 

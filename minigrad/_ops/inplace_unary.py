@@ -136,6 +136,10 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
             check_inplace(self, overlap_ok=True, others=others)
             from .scatter_reduce import check_index_reduce_arguments    # (it imports this module's users)
             check_index_reduce_arguments(self, *args, **kwargs)
+        if name == "addmm_" and _repeats_elements(self._array):
+            # (so too x's shape against the product's, before the refusal to write into it)
+            check_inplace(self, overlap_ok=True, others=others)
+            blas.check_addmm_in_place(self, *args[:2])
         if name == "scatter_reduce_" and _repeats_elements(self._array):
             # (so too scatter's checks of dim, the dtypes and the shapes; the reduction's name
             # and the positions come after the refusal)
@@ -166,6 +170,8 @@ def _with_others_inplace(operation, name, tensor_arguments, in_own_memory=None):
                 _check_addr_self(t, *args[:2])
             if name == "baddbmm_":
                 blas.check_baddbmm_in_place(t, *args[:2])
+            if name == "addmm_":
+                blas.check_addmm_in_place(t, *args[:2])
             out = operation(t, *args, **kwargs)
             if name in _SHAPE_CHECKED_FIRST and out._array.shape != t._array.shape:
                 raise RuntimeError(f"Bad in-place call: input tensor size {list(t._array.shape)} and output "

@@ -383,17 +383,23 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         check_broadcasts_into(input, weight)
     _check_not_differentiable("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
     x, t = input._array, target._array
-    # log(1 + e^-|x|) never overflows; max(x, 0) - x t + that = the loss for any x
-    softplus = np.log1p(np.exp(-np.abs(x)))
-    if pos_weight is None:
-        losses = np.maximum(x, 0) - x * t + softplus
-    else:
-        log_weight = 1 + (pos_weight._array - 1) * t
-        losses = (1 - t) * x + log_weight * (softplus + np.maximum(-x, 0))
-    if weight is not None:
-        losses = losses * weight._array
+    # PyTorch's steps: (1 - target) * input - log(sigmoid(input)), the log-sigmoid (which never
+    # overflows) weighted by 1 + (pos_weight - 1) * target. Each step is in place, so rounded to
+    # the dtype of the tensor written (1 - target: target's). An infinite logit gives nan where
+    # inf - inf meets, as in PyTorch (-inf - -inf for input -inf).
+    from ._log_sigmoid import _log_sigmoid_arrays
+    log_sigmoid = _log_sigmoid_arrays(x)[0]
+    with np.errstate(invalid="ignore", over="ignore"):
+        if pos_weight is not None:
+            weight_dtype = result_type(pos_weight, target)     # (a 0-d pos_weight: target's)
+            log_weight = (pos_weight._array - 1).astype(weight_dtype, copy=False) * t.astype(weight_dtype) + 1
+            log_sigmoid = (log_sigmoid * log_weight).astype(x.dtype, copy=False)
+        losses = ((1 - t) * x).astype(t.dtype, copy=False)
+        losses = (losses - log_sigmoid).astype(t.dtype, copy=False)
+        if weight is not None:
+            losses = (losses * weight._array).astype(t.dtype, copy=False)
     # Edges to input and target only: weight and pos_weight are settings (checked above).
-    return result(_reduce(losses.astype(t.dtype), reduction), BinaryCrossEntropyWithLogitsBackward0,
+    return result(_reduce(losses, reduction), BinaryCrossEntropyWithLogitsBackward0,
                   (input, target), saved=(input, target, weight, pos_weight), reduction=reduction,
                   _count=x.size)
 
