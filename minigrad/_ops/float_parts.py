@@ -205,12 +205,13 @@ def nextafter(input, other):
 
 def nextafter_(self, other):
     """In-place ``nextafter``: self becomes the next float after it towards other."""
-    from .inplace import apply_inplace, check_inplace, refuse_if_old_values_needed, refuse_partial_overlap
+    from .inplace import (apply_inplace, check_inplace, refuse_if_old_values_needed, refuse_partial_overlap,
+                          refuse_memory_seen_twice)
     from .bitwise import check_castable
     _check_other("nextafter_", other, position=1)
     check_inplace(self, overlap_ok=True, others=(other,))    # autograd's rules come first,
     refuse_if_old_values_needed(self, nextafter, (other,))   # and its copy of self's old values
-    check_inplace(self, others=(other,))     # then the kernel's: memory self sees twice (expand),
+    refuse_memory_seen_twice(self)           # then the kernel's: memory self sees twice (expand),
     refuse_partial_overlap(self, other)      # memory other shares with self, and only then shapes
     # autograd saves other (for self's gradient) before the loop checks the shapes: an inference
     # tensor given as other is refused first, as by the out-of-place nextafter

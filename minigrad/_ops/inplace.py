@@ -29,7 +29,7 @@ from ..autograd.graph import InPlace, Node, SavedOutput, keep_settings, needs_gr
 from ..autograd._saved_tensor_hooks import _Hooks, pack
 from ..autograd.grad_mode import _State, _inference_tensors_exist, check_inplace_allowed, no_grad
 from . import pointwise, result, shape
-from .views import (check_view_inplace, check_history_kept, raise_no_grad_view_changed,
+from .views import (_OVERLAP, check_view_inplace, check_history_kept, raise_no_grad_view_changed,
                     rebase_history, view_grad_fn)
 from .. import random
 from ..autograd.function import _FuncTransforms
@@ -67,10 +67,16 @@ def check_inplace(tensor, overlap_ok=False, others=(), copying=False, layout_onl
     if zero_tensors_exist and not layout_only:
         refuse_change(tensor, copying)
     # ... then the operation's own: it can't write memory that it sees twice
+    # (written out, not a call of refuse_memory_seen_twice: every in-place op passes here)
     if not overlap_ok and _sees_memory_twice(tensor):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+        raise RuntimeError(_OVERLAP)
+
+
+def refuse_memory_seen_twice(tensor):
+    """The kernel's first check of the tensor it writes (check_inplace's last one, for an
+    operation that checks autograd's rules before something else of its own)."""
+    if _sees_memory_twice(tensor):
+        raise RuntimeError(_OVERLAP)
 
 
 def _sees_memory_twice(tensor):
